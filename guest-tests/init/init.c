@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * patchbay's /init: mount the pseudo filesystems, run the test suites named
+ * on the kernel command line and print one KTAP v1 document on the console,
+ * then power off.
+ *
+ * Kernel command line:
+ *   patchbay.suites=a,b   suites to run, each a folder /suites/NAME whose
+ *                         executables run in name order as its subtests
+ *   patchbay.timeout=N    seconds one executable may run before it is
+ *                         killed and reported "not ok ... # TIMEOUT"
+ *                         (default 300; 0 = never; /suites/NAME/timeout
+ *                         overrides it per suite)
+ *   patchbay.shell=1      start an interactive shell instead of the suites
+ *
+ * Output (two spaces of indentation per level, as KTAP nests):
+ *   KTAP version 1
+ *   1..<suites>
+ *     KTAP version 1
+ *     # Subtest: <suite>
+ *     1..<executables>
+ *       <the executable's own KTAP or TAP output>
+ *     ok 1 <executable>
+ *   ok 1 <suite>
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SUITES_DIR "/suites"
+#define MAX_SUITES 64
+#define MAX_EXECUTABLES 256
+#define KSFT_SKIP 4  /* kselftest's exit code for "skipped" */
+
+static char cmdline[4096];
+static int default_timeout_s = 300;
+
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static void mount_or_warn(const char *src, const char *dst, const char *type,
+                          const char *opts)
+{
+    mkdir(dst, 0755);
+    if (mount(src, dst, type, 0, opts) < 0 && errno != EBUSY) {
+        say("# init: mount %s on %s failed: %s\n", type, dst, strerror(errno));
+    }
+}
+
+/* Value of "key=" on the kernel command line, copied into buf. */
+static const char *cmdline_get(const char *key, char *buf, size_t len)
+{
+    size_t klen = strlen(key);
+    const char *p = cmdline;
+
+    while ((p = strstr(p, key)) != NULL) {
+        if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+            size_t n = strcspn(p + klen + 1, " \n");
+
+            if (n >= len) {
+                n = len - 1;
+            }
+            memcpy(buf, p + klen + 1, n);
+            buf[n] = '\0';
+            return buf;
+        }
+        p += klen;
+    }
+    return NULL;
+}
+
+static void read_cmdline(void)
+{
+    int fd = open("/proc/cmdline", O_RDONLY);
+    ssize_t n = fd >= 0 ? read(fd, cmdline, sizeof(cmdline) - 1) : -1;
+
+    cmdline[n > 0 ? n : 0] = '\0';
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+static double uptime_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Executables of a suite folder, sorted; returns how many. */
+static int list_executables(const char *dir, char **names, int max)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d) {
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL && n < max) {
+        char path[512];
+        struct stat st;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) < 0 ||
+            !S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR)) {
+            continue;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof(*names), by_name);
+    return n;
+}
+
+static int suite_timeout(const char *suite_dir)
+{
+    char path[512], buf[32];
+    int fd, timeout = default_timeout_s;
+    ssize_t n;
+
+    snprintf(path, sizeof(path), "%s/timeout", suite_dir);
+    fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof(buf) - 1);
+        if (n > 0) {
+            buf[n] = '\0';
+            timeout = atoi(buf);
+        }
+        close(fd);
+    }
+    return timeout;
+}
+
+/*
+ * Copy the child's output to the console, every line indented by `indent`.
+ * Returns once the child closed its end (exited), or -1 on timeout.
+ */
+static int relay_output(int fd, const char *indent, int timeout_s)
+{
+    char buf[4096], line[8192];
+    size_t used = 0;
+    double deadline = timeout_s > 0 ? uptime_s() + timeout_s : 0;
+
+    for (;;) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        int wait_ms = -1;
+        ssize_t n;
+
+        if (deadline) {
+            double left = deadline - uptime_s();
+
+            if (left <= 0) {
+                return -1;
+            }
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        if (poll(&pfd, 1, wait_ms) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return 0;
+        }
+        if (pfd.revents == 0) {
+            continue;
+        }
+        n = read(fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] == '\n' || used == sizeof(line) - 1) {
+                line[used] = '\0';
+                say("%s%s\n", indent, line);
+                used = 0;
+                if (buf[i] == '\n') {
+                    continue;
+                }
+            }
+            if (buf[i] != '\r') {
+                line[used++] = buf[i];
+            }
+        }
+    }
+    if (used) {
+        line[used] = '\0';
+        say("%s%s\n", indent, line);
+    }
+    return 0;
+}
+
+/* Run one executable; print its result line at `indent`. 0 if it passed. */
+static int run_executable(const char *dir, const char *name, int number,
+                          int timeout_s)
+{
+    char path[512], workdir[] = "/tmp/pb-XXXXXX";
+    int pipefd[2], status = 0, timed_out;
+    pid_t pid;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (pipe(pipefd) < 0 || !mkdtemp(workdir)) {
+        say("  not ok %d %s # init: %s\n", number, name, strerror(errno));
+        return 1;
+    }
+    pid = fork();
+    if (pid == 0) {
+        char *argv[] = { path, NULL };
+
+        setpgid(0, 0);
+        dup2(pipefd[1], STDOUT_FILENO);
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        if (chdir(workdir) < 0) {
+            _exit(127);
+        }
+        execv(path, argv);
+        printf("# init: exec %s: %s\n", path, strerror(errno));
+        _exit(127);
+    }
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        say("  not ok %d %s # init: fork: %s\n", number, name, strerror(errno));
+        return 1;
+    }
+    timed_out = relay_output(pipefd[0], "    ", timeout_s) < 0;
+    if (timed_out) {
+        kill(-pid, SIGKILL);
+    }
+    close(pipefd[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    /* Leftovers of the test (its process group) must not outlive it. */
+    kill(-pid, SIGKILL);
+
+    if (timed_out) {
+        say("  not ok %d %s # TIMEOUT %d seconds\n", number, name, timeout_s);
+        return 1;
+    }
+    if (WIFSIGNALED(status)) {
+        say("  not ok %d %s # killed by signal %d (%s)\n", number, name,
+            WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return 1;
+    }
+    if (WEXITSTATUS(status) == KSFT_SKIP) {
+        say("  ok %d %s # SKIP exit code %d\n", number, name, KSFT_SKIP);
+        return 0;
+    }
+    if (WEXITSTATUS(status) != 0) {
+        say("  not ok %d %s # exit=%d\n", number, name, WEXITSTATUS(status));
+        return 1;
+    }
+    say("  ok %d %s\n", number, name);
+    return 0;
+}
+
+static int run_suite(const char *suite, int number)
+{
+    char dir[256], *names[MAX_EXECUTABLES];
+    int n, failed = 0, timeout_s;
+    double start = uptime_s();
+
+    snprintf(dir, sizeof(dir), "%s/%s", SUITES_DIR, suite);
+    n = list_executables(dir, names, MAX_EXECUTABLES);
+    if (n <= 0) {
+        say("not ok %d %s # no such suite in the initramfs\n", number, suite);
+        return 1;
+    }
+    timeout_s = suite_timeout(dir);
+    say("  KTAP version 1\n  # Subtest: %s\n  1..%d\n", suite, n);
+    for (int i = 0; i < n; i++) {
+        failed += run_executable(dir, names[i], i + 1, timeout_s) != 0;
+        free(names[i]);
+    }
+    say("%s %d %s # %d of %d failed, %.2f s\n", failed ? "not ok" : "ok",
+        number, suite, failed, n, uptime_s() - start);
+    return failed;
+}
+
+static void run_shell(void)
+{
+    char *argv[] = { "/bin/sh", NULL };
+    char *envp[] = { "HOME=/root", "PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+                     "TERM=linux", "PS1=patchbay:\\w# ", NULL };
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        int fd;
+
+        /* A new session opening the console takes it as its controlling
+         * terminal, so that ^C reaches the shell's jobs. */
+        setsid();
+        fd = open("/dev/console", O_RDWR);
+        if (fd >= 0) {
+            dup2(fd, 0);
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        if (chdir("/root") < 0) {
+            _exit(126);
+        }
+        execve(argv[0], argv, envp);
+        _exit(127);
+    }
+    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+}
+
+int main(void)
+{
+    char buf[1024], *suites[MAX_SUITES], *save = NULL, *s;
+    int nsuites = 0, failed = 0;
+    struct utsname uts;
+
+    mount_or_warn("proc", "/proc", "proc", NULL);
+    mount_or_warn("sysfs", "/sys", "sysfs", NULL);
+    mount_or_warn("devtmpfs", "/dev", "devtmpfs", NULL);
+    mount_or_warn("tmpfs", "/tmp", "tmpfs", "mode=1777");
+    mkdir("/root", 0700);
+    setenv("PATH", "/sbin:/bin:/usr/sbin:/usr/bin", 1);
+    setenv("HOME", "/root", 1);
+    read_cmdline();
+    uname(&uts);
+
+    if (cmdline_get("patchbay.timeout", buf, sizeof(buf))) {
+        default_timeout_s = atoi(buf);
+    }
+    if (cmdline_get("patchbay.shell", buf, sizeof(buf)) && atoi(buf)) {
+        say("patchbay: Linux %s, %.2f s after boot; exit the shell to power off\n",
+            uts.release, uptime_s());
+        run_shell();
+        sync();
+        reboot(RB_POWER_OFF);
+        return 0;
+    }
+
+    if (cmdline_get("patchbay.suites", buf, sizeof(buf))) {
+        for (s = strtok_r(buf, ",", &save); s && nsuites < MAX_SUITES;
+             s = strtok_r(NULL, ",", &save)) {
+            suites[nsuites++] = s;
+        }
+    }
+    say("KTAP version 1\n");
+    say("# patchbay init: Linux %s %s, /init started %.2f s after boot\n",
+        uts.release, uts.version, uptime_s());
+    say("1..%d\n", nsuites);
+    for (int i = 0; i < nsuites; i++) {
+        failed += run_suite(suites[i], i + 1) != 0;
+    }
+    say("# patchbay init: %d of %d suites failed, powering off\n", failed,
+        nsuites);
+    sync();
+    reboot(RB_POWER_OFF);
+    return 0;
+}

@@ -1,0 +1,9 @@
+# patchbay's device set for qemu-system-aarch64 (--with-devices-aarch64=patchbay).
+# ARM_VIRT selects everything the board needs; list the optional pieces.
+CONFIG_ARM_VIRT=y
+CONFIG_PCIE_PORT=y
+CONFIG_VIRTIO_PCI=y
+CONFIG_VIRTIO_MMIO=y
+CONFIG_VIRTIO_SERIAL=y
+CONFIG_VIRTIO_RNG=y
+CONFIG_USB_XHCI_PCI=y

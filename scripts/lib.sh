@@ -1,0 +1,67 @@
+# Shared shell helpers for patchbay's scripts (sourced, not executed).
+# shellcheck shell=sh
+
+PATCHBAY_ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+CACHE=${PATCHBAY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/patchbay}
+JOBS=${PATCHBAY_JOBS:-$(nproc)}
+CROSS=aarch64-linux-gnu-
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'patchbay: error: %s\n' "$*" >&2; exit "${PATCHBAY_DIE_CODE:-2}"; }
+
+# hash_inputs FILE... : one sha256 over the names and contents of the inputs
+hash_inputs() {
+    for f in "$@"; do
+        printf '%s\n' "${f#"$PATCHBAY_ROOT"/}"
+        if [ -f "$f" ]; then sha256sum < "$f"; else echo missing; fi
+    done | sha256sum | cut -c1-16
+}
+
+# publish TMPDIR DEST : make a finished cache entry visible in one rename,
+# so that an interrupted build never leaves a half entry behind.
+publish() {
+    rm -rf "$2.old"
+    [ -e "$2" ] && mv "$2" "$2.old"
+    mv "$1" "$2"
+    rm -rf "$2.old"
+}
+
+# run_logged LOG CMD... : run a long command, keep its output in LOG and show
+# progress (ninja/make style "[n/N]" lines, or one dot per 200 lines).
+run_logged() {
+    log=$1; shift
+    if "$@" > "$log" 2>&1; then
+        return 0
+    fi
+    printf '%s\n' "---- last lines of $log ----" >&2
+    tail -n 40 "$log" >&2
+    return 1
+}
+
+# source_version NAME SUITE : the version apt would fetch (no download)
+source_version() {
+    apt-get source --print-uris -q "$1/$2" 2>/dev/null |
+        sed -n "s/^'[^']*' $1_\\(.*\\)\\.dsc .*/\\1/p"
+}
+
+# source_package NAME SUITE DEST : download a Debian source package with
+# apt-get source and extract it with dpkg-source -x (applies Debian's patches).
+source_package() {
+    name=$1 suite=$2 dest=$3
+    dl=$CACHE/downloads/$name
+    mkdir -p "$dl"
+    say "fetching the $name source package from $suite"
+    if ! (cd "$dl" && apt-get source --download-only -q "$name/$suite" \
+            > "$dl/apt.log" 2>&1); then
+        grep '^E:' "$dl/apt.log" >&2
+        say "apt-get source $name/$suite failed"
+        return 1
+    fi
+    dsc=$(ls -t "$dl"/"${name}"_*.dsc | head -n 1)
+    tmp=$dest.tmp.$$
+    rm -rf "$tmp"
+    say "extracting $(basename "$dsc") with dpkg-source -x"
+    mkdir -p "$(dirname "$dest")"
+    dpkg-source -q --no-copy -x "$dsc" "$tmp" >&2 || die "dpkg-source -x $dsc failed"
+    publish "$tmp" "$dest"
+}
