@@ -365,6 +365,32 @@ static gboolean write_summary(Run *r, KtapTest *root, int code, GError **error)
     return g_file_set_contents(path, with_nl, -1, error);
 }
 
+/* results.txt: "RESULT<TAB>suite/executable/case" per leaf, for scripts. */
+static void append_leaves(GString *out, KtapTest *t, const char *prefix)
+{
+    g_autofree char *path = *prefix ? g_strdup_printf("%s/%s", prefix, t->name)
+                                    : g_strdup(t->name);
+
+    if (t->subtests->len == 0) {
+        g_string_append_printf(out, "%s\t%s\n", ktap_result_name(t->result),
+                               path);
+    }
+    for (guint i = 0; i < t->subtests->len; i++) {
+        append_leaves(out, g_ptr_array_index(t->subtests, i), path);
+    }
+}
+
+static gboolean write_results_txt(Run *r, KtapTest *root, GError **error)
+{
+    g_autoptr(GString) out = g_string_new(NULL);
+    g_autofree char *path = g_build_filename(r->results, "results.txt", NULL);
+
+    for (guint i = 0; i < root->subtests->len; i++) {
+        append_leaves(out, g_ptr_array_index(root->subtests, i), "");
+    }
+    return g_file_set_contents(path, out->str, out->len, error);
+}
+
 static void print_report(Run *r, KtapTest *root, int code)
 {
     GPtrArray *crashes = crash_scanner_reports(r->scanner);
@@ -481,7 +507,8 @@ static int run_batch(Run *r)
     junit_path = g_build_filename(r->results, "junit.xml", NULL);
     if (!junit_write(junit_path, root, crash_scanner_reports(r->scanner),
                      &error) ||
-        !write_summary(r, root, code, &error)) {
+        !write_summary(r, root, code, &error) ||
+        !write_results_txt(r, root, &error)) {
         g_printerr("patchbay: cannot write results: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }

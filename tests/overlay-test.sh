@@ -1,0 +1,62 @@
+#!/bin/sh
+# Unit test of scripts/qemu-overlay on a fake QEMU tree: copy, idempotent
+# append, patch, already-applied patch, broken patch, --check.
+set -eu
+overlay_tool=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)/scripts/qemu-overlay
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fails=0 n=0
+echo "TAP version 13"
+check() {  # check DESCRIPTION COMMAND...
+    n=$((n + 1))
+    if "$@" > /dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fails=$((fails + 1)); fi
+}
+
+mkdir -p "$t/q/hw/usb" "$t/ov/hw/usb" "$t/ov/configs/devices" "$t/p"
+echo 10.0.13 > "$t/q/VERSION"
+printf 'system_ss.add(files(%s))\n' "'core.c'" > "$t/q/hw/usb/meson.build"
+printf 'int core;\n' > "$t/q/hw/usb/core.c"
+printf 'config USB_FAKE\n    bool\n' > "$t/ov/hw/usb/Kconfig.append"
+: > "$t/q/hw/usb/Kconfig"
+printf '/* our device */\n' > "$t/ov/hw/usb/dev-fake.c"
+printf 'CONFIG_USB_FAKE=y\n' > "$t/ov/configs/devices/fake.mak"
+cat > "$t/p/0001-core.patch" <<'P'
+--- a/hw/usb/core.c
++++ b/hw/usb/core.c
+@@ -1 +1,2 @@
+ int core;
++int patched;
+P
+echo 0001-core.patch > "$t/p/series"
+
+desc="--check on a clean tree succeeds"; check "$overlay_tool" --check "$t/q" "$t/ov" "$t/p"
+desc="--check leaves the tree alone"; check test ! -e "$t/q/hw/usb/dev-fake.c"
+desc="first apply succeeds"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p"
+desc="sources are copied"; check cmp "$t/ov/hw/usb/dev-fake.c" "$t/q/hw/usb/dev-fake.c"
+desc="new folders are created"; check test -f "$t/q/configs/devices/fake.mak"
+desc="fragment is appended"; check grep -q 'config USB_FAKE' "$t/q/hw/usb/Kconfig"
+desc="patch is applied"; check grep -q patched "$t/q/hw/usb/core.c"
+cp -r "$t/q" "$t/q1"
+desc="second apply succeeds (patch already applied)"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p"
+desc="second apply changes nothing"; check diff -r "$t/q1" "$t/q"
+printf 'config USB_FAKE2\n    bool\n' > "$t/ov/hw/usb/Kconfig.append"
+"$overlay_tool" "$t/q" "$t/ov" "$t/p" > /dev/null 2>&1
+desc="an edited fragment replaces the old block"; check test "$(grep -c 'config USB_FAKE' "$t/q/hw/usb/Kconfig")" = 1
+desc="...with the new content"; check grep -q 'USB_FAKE2' "$t/q/hw/usb/Kconfig"
+cat > "$t/p/0002-broken.patch" <<'P'
+--- a/hw/usb/core.c
++++ b/hw/usb/core.c
+@@ -1 +1,2 @@
+ int no_such_line;
++int never;
+P
+echo 0002-broken.patch >> "$t/p/series"
+desc="a patch that does not apply fails"; check sh -c "! '$overlay_tool' '$t/q' '$t/ov' '$t/p'"
+desc="...naming the patch"; check sh -c "'$overlay_tool' '$t/q' '$t/ov' '$t/p' 2>&1 | grep -q '0002-broken.patch does not apply'"
+desc="--check fails on it too"; check sh -c "! '$overlay_tool' --check '$t/q' '$t/ov' '$t/p'"
+printf 'hw/usb/missing-file\n' > /dev/null
+printf 'x\n' > "$t/ov/hw/nosuch.build.append"
+desc="appending to a missing file fails"; check sh -c "! '$overlay_tool' '$t/q1' '$t/ov' /nonexistent"
+desc="not a QEMU tree fails"; check sh -c "! '$overlay_tool' '$t/ov' '$t/ov' '$t/p'"
+echo "1..$n"
+exit $((fails > 0))
