@@ -232,6 +232,9 @@ static int run_executable(const char *dir, const char *name, int number,
         say("  not ok %d %s # init: %s\n", number, name, strerror(errno));
         return 1;
     }
+    /* Names the executable's level before its own KTAP arrives, so that a
+     * crash in it is attributed to it by name. */
+    say("    # Subtest: %s\n", name);
     pid = fork();
     if (pid == 0) {
         char *argv[] = { path, NULL };
