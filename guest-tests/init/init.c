@@ -311,12 +311,33 @@ static int run_suite(const char *suite, int number)
     return failed;
 }
 
+/* Run a command to completion, output to the console. */
+static int run_command(char *const argv[])
+{
+    int status = -1;
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
 static void run_shell(void)
 {
+    char *install[] = { "/bin/busybox", "--install", "-s", "/bin", NULL };
     char *argv[] = { "/bin/sh", NULL };
-    char *envp[] = { "HOME=/root", "PATH=/sbin:/bin:/usr/sbin:/usr/bin",
+    char *envp[] = { "HOME=/root", "PATH=/sbin:/bin:/usr/sbin:/usr/bin:/suites",
                      "TERM=linux", "PS1=patchbay:\\w# ", NULL };
-    pid_t pid = fork();
+    pid_t pid;
+
+    /* The applet links (ls, cat, ...) are made here, not in the cpio,
+     * because the host cannot run the arm64 busybox to list them. */
+    run_command(install);
+    pid = fork();
 
     if (pid == 0) {
         int fd;

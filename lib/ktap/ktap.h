@@ -1,0 +1,80 @@
+/* ktap.h - streaming KTAP v1 / TAP 13 parser for the guest serial console.
+ *
+ * The console mixes kernel printk lines ("[    1.234567] ...") with KTAP
+ * printed by the guest's /init.  Lines are fed one at a time as they arrive;
+ * the parser keeps a live test tree so a crash can be attributed to the test
+ * that was running, and the tree stays usable if the stream just stops.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+    KTAP_RESULT_NONE,   /* not finished (still running, or the stream ended before its result line) */
+    KTAP_RESULT_PASS,
+    KTAP_RESULT_FAIL,
+    KTAP_RESULT_SKIP,   /* "# SKIP" and "# TODO" (xfail-like) */
+} KtapResult;
+
+typedef struct KtapTest KtapTest;
+struct KtapTest {
+    char *name;            /* from the result line, or "# Subtest:" before it arrives; "#N" while
+                              unknown; never NULL; root: "" */
+    int number;            /* 1-based position in its parent (root: 0) */
+    KtapResult result;
+    char *reason;          /* text after "# SKIP"/"# TODO" or after '#' on a failing line; may be NULL */
+    int plan;              /* -1 if no plan seen */
+    GPtrArray *subtests;   /* KtapTest *, in order of appearance; "(missing)" entries are appended by finish */
+    GString *log;          /* diagnostic lines ("# ...", indentation stripped, '\n'-terminated) seen
+                              while this test was the innermost open test */
+    KtapTest *parent;
+    gint64 start_us, end_us;  /* timestamps passed to ktap_parser_feed: test start (see ktap.c), result line;
+                                 end_us is 0 until the result line (finish sets it for unfinished tests) */
+};
+
+typedef struct KtapParser KtapParser;
+
+KtapParser *ktap_parser_new(void);
+void ktap_parser_free(KtapParser *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(KtapParser, ktap_parser_free)
+
+/* one console line, without the trailing newline (a trailing "\r" is tolerated);
+   now_us = caller's monotonic clock */
+void ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us);
+
+/* the synthetic root; its subtests are the top-level tests (the suites) */
+KtapTest *ktap_parser_root(KtapParser *p);
+
+/* "openat2/flags/#3": slash-joined names of the open tests from the top level down to the
+   test that is running now; the innermost open level is named "#N" (N = results seen at that
+   level + 1) when its name is not known yet (no "# Subtest:" line for it). NULL before any
+   KTAP, and again once the top-level plan is complete. g_free the result. */
+char *ktap_parser_running(KtapParser *p);
+
+/* TRUE once any KTAP line (version header or plan) has been seen */
+gboolean ktap_parser_started(KtapParser *p);
+
+/* end of stream: tests without a result line stay KTAP_RESULT_NONE; tests promised by a plan
+   but never seen are added as KTAP_RESULT_NONE entries named "#N (missing)" so they count.
+   Lines fed afterwards are ignored. */
+void ktap_parser_finish(KtapParser *p, gint64 now_us);
+
+/* counts over leaf tests below t (a test with no subtests is a leaf; t itself if it is a leaf).
+   incomplete = leaves with KTAP_RESULT_NONE.  Any out pointer may be NULL. */
+void ktap_test_count(const KtapTest *t, guint *passed, guint *failed, guint *skipped, guint *incomplete);
+
+const char *ktap_result_name(KtapResult r);  /* "pass","fail","skip","none" */
+
+/* Console helpers, shared with the crash scanner. */
+
+/* If s starts with a printk time prefix ("[    1.234567] ", optionally followed by a
+   CONFIG_PRINTK_CALLER "[  T123]"), return the message text after it, else NULL. */
+const char *ktap_printk_body(const char *s);
+
+/* The first printk time prefix anywhere in line, or NULL.  On a serial console a kernel
+   message can start in the middle of a user-space line that had no newline yet. */
+const char *ktap_find_printk_prefix(const char *line);
+
+G_END_DECLS
