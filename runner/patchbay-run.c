@@ -17,10 +17,12 @@
 #include <sys/wait.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
 #include "crashscan.h"
+#include "guestctl.h"
 #include "junit.h"
 #include "ktap.h"
 
@@ -45,6 +47,8 @@ typedef struct {
     gboolean saw_ktap, qemu_exited, killed, console_eof;
     int qemu_status;
     GString *qemu_stderr;
+    GuestCtl *ctl;
+    char *sock_dir;
 } Run;
 
 static gint64 now_us(void)
@@ -209,6 +213,9 @@ static GPtrArray *qemu_argv(Run *r)
     g_ptr_array_add(argv, g_strdup(r->initrd));
     g_ptr_array_add(argv, g_strdup("-append"));
     g_ptr_array_add(argv, g_strdup(append->str));
+    if (r->ctl) {
+        guestctl_add_qemu_args(r->ctl, argv);
+    }
     for (char **a = r->qemu_args; a && *a; a++) {
         g_ptr_array_add(argv, g_strdup(*a));
     }
@@ -434,7 +441,7 @@ static void drain_stderr(GObject *src, GAsyncResult *res, gpointer data)
 
 static int run_batch(Run *r)
 {
-    g_autoptr(GPtrArray) argv = qemu_argv(r);
+    g_autoptr(GPtrArray) argv = NULL;
     g_autoptr(GSubprocessLauncher) launcher = NULL;
     g_autoptr(GError) error = NULL;
     g_autofree char *log_path = NULL, *junit_path = NULL;
@@ -453,6 +460,13 @@ static int run_batch(Run *r)
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
+    r->sock_dir = g_dir_make_tmp("patchbay-XXXXXX", &error);
+    if (!r->sock_dir) {
+        g_printerr("patchbay: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
+    r->ctl = guestctl_new(r->sock_dir);
+    argv = qemu_argv(r);
     log_path = g_build_filename(r->results, "console.log", NULL);
     r->console_log = fopen(log_path, "w");
     if (!r->console_log) {
@@ -485,6 +499,12 @@ static int run_batch(Run *r)
         g_printerr("patchbay: cannot start QEMU: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }
+    if (!guestctl_start(r->ctl, 10000, &error)) {
+        /* Only tests that use the channel will notice; keep going. */
+        g_printerr("patchbay: warning: no guest control channel: %s\n",
+                   error->message);
+        g_clear_error(&error);
+    }
     r->console = g_data_input_stream_new(
         g_subprocess_get_stdout_pipe(r->qemu_proc));
     g_data_input_stream_set_newline_type(r->console,
@@ -501,6 +521,16 @@ static int run_batch(Run *r)
     g_main_loop_run(r->loop);
 
     fclose(r->console_log);
+    guestctl_free(r->ctl);
+    r->ctl = NULL;
+    {
+        g_autofree char *qmp = g_build_filename(r->sock_dir, "qmp.sock", NULL);
+        g_autofree char *port = g_build_filename(r->sock_dir, "ctl.sock", NULL);
+
+        g_unlink(qmp);
+        g_unlink(port);
+        g_rmdir(r->sock_dir);
+    }
     ktap_parser_finish(r->parser, r->end_us);
     root = ktap_parser_root(r->parser);
     code = verdict(r, root);

@@ -2,7 +2,8 @@
 # Unit test of scripts/qemu-overlay on a fake QEMU tree: copy, idempotent
 # append, patch, already-applied patch, broken patch, --check.
 set -eu
-overlay_tool=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)/scripts/qemu-overlay
+repo=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+overlay_tool=$repo/scripts/qemu-overlay
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0 n=0
@@ -28,19 +29,28 @@ cat > "$t/p/0001-core.patch" <<'P'
 +int patched;
 P
 echo 0001-core.patch > "$t/p/series"
+# a plain C library of the repo copied into the tree (hw/libs.map)
+lib=$(mktemp -d "$repo/.overlay-test-lib.XXXXXX")
+trap 'rm -rf "$t" "$lib"' EXIT
+printf 'int lib;\n' > "$lib/mylib.c"
+printf 'int lib_h;\n' > "$lib/mylib.h"
+mkdir -p "$lib/tests"; printf 'not copied\n' > "$lib/tests/t.c"
+echo "$(basename "$lib") hw/usb" > "$t/libs.map"
 
-desc="--check on a clean tree succeeds"; check "$overlay_tool" --check "$t/q" "$t/ov" "$t/p"
+desc="--check on a clean tree succeeds"; check "$overlay_tool" --check "$t/q" "$t/ov" "$t/p" "$t/libs.map"
 desc="--check leaves the tree alone"; check test ! -e "$t/q/hw/usb/dev-fake.c"
-desc="first apply succeeds"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p"
+desc="first apply succeeds"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p" "$t/libs.map"
 desc="sources are copied"; check cmp "$t/ov/hw/usb/dev-fake.c" "$t/q/hw/usb/dev-fake.c"
 desc="new folders are created"; check test -f "$t/q/configs/devices/fake.mak"
 desc="fragment is appended"; check grep -q 'config USB_FAKE' "$t/q/hw/usb/Kconfig"
+desc="library sources are copied"; check cmp "$lib/mylib.h" "$t/q/hw/usb/mylib.h"
+desc="library tests are not"; check test ! -e "$t/q/hw/usb/t.c"
 desc="patch is applied"; check grep -q patched "$t/q/hw/usb/core.c"
 cp -r "$t/q" "$t/q1"
-desc="second apply succeeds (patch already applied)"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p"
+desc="second apply succeeds (patch already applied)"; check "$overlay_tool" "$t/q" "$t/ov" "$t/p" "$t/libs.map"
 desc="second apply changes nothing"; check diff -r "$t/q1" "$t/q"
 printf 'config USB_FAKE2\n    bool\n' > "$t/ov/hw/usb/Kconfig.append"
-"$overlay_tool" "$t/q" "$t/ov" "$t/p" > /dev/null 2>&1
+"$overlay_tool" "$t/q" "$t/ov" "$t/p" "$t/libs.map" > /dev/null 2>&1
 desc="an edited fragment replaces the old block"; check test "$(grep -c 'config USB_FAKE' "$t/q/hw/usb/Kconfig")" = 1
 desc="...with the new content"; check grep -q 'USB_FAKE2' "$t/q/hw/usb/Kconfig"
 cat > "$t/p/0002-broken.patch" <<'P'
@@ -51,12 +61,12 @@ cat > "$t/p/0002-broken.patch" <<'P'
 +int never;
 P
 echo 0002-broken.patch >> "$t/p/series"
-desc="a patch that does not apply fails"; check sh -c "! '$overlay_tool' '$t/q' '$t/ov' '$t/p'"
-desc="...naming the patch"; check sh -c "'$overlay_tool' '$t/q' '$t/ov' '$t/p' 2>&1 | grep -q '0002-broken.patch does not apply'"
-desc="--check fails on it too"; check sh -c "! '$overlay_tool' --check '$t/q' '$t/ov' '$t/p'"
+desc="a patch that does not apply fails"; check sh -c "! '$overlay_tool' '$t/q' '$t/ov' '$t/p' '$t/libs.map'"
+desc="...naming the patch"; check sh -c "'$overlay_tool' '$t/q' '$t/ov' '$t/p' '$t/libs.map' 2>&1 | grep -q '0002-broken.patch does not apply'"
+desc="--check fails on it too"; check sh -c "! '$overlay_tool' --check '$t/q' '$t/ov' '$t/p' '$t/libs.map'"
 printf 'hw/usb/missing-file\n' > /dev/null
 printf 'x\n' > "$t/ov/hw/nosuch.build.append"
 desc="appending to a missing file fails"; check sh -c "! '$overlay_tool' '$t/q1' '$t/ov' /nonexistent"
-desc="not a QEMU tree fails"; check sh -c "! '$overlay_tool' '$t/ov' '$t/ov' '$t/p'"
+desc="not a QEMU tree fails"; check sh -c "! '$overlay_tool' '$t/ov' '$t/ov' '$t/p' '$t/libs.map'"
 echo "1..$n"
 exit $((fails > 0))

@@ -1,0 +1,40 @@
+/*
+ * guestctl: the host side of the guest's control channel.
+ *
+ * A guest test that needs the host to act while it runs (change a sensor's
+ * temperature, unplug a slave) writes one request line to the virtio-serial
+ * port "patchbay.ctl"; the runner turns it into a QMP command and writes one
+ * reply line back:
+ *
+ *   qom-set <qom-path> <property> <json-value>  ->  ok | error <message>
+ *   qom-get <qom-path> <property>               ->  ok <json> | error <message>
+ *   anything else                               ->  error unknown operation '<op>'
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+typedef struct GuestCtl GuestCtl;
+
+/* Sockets live in dir; nothing is started yet. */
+GuestCtl *guestctl_new(const char *dir);
+void guestctl_free(GuestCtl *ctl);
+
+/* Append the QEMU arguments for the QMP socket and the virtio-serial port. */
+void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv);
+
+/* Connect to QEMU's sockets (retrying while QEMU starts up, up to
+ * timeout_ms), negotiate QMP and start serving guest requests on the
+ * default main context. */
+gboolean guestctl_start(GuestCtl *ctl, int timeout_ms, GError **error);
+
+/* Pure parts, unit-tested without QEMU. */
+
+/* The QMP command (JSON text) for a request line, or NULL with *reply set
+ * to the error line to send back. */
+char *guestctl_request_to_qmp(const char *line, char **reply);
+
+/* The reply line (without newline) for a QMP response object. */
+char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response);
