@@ -1,0 +1,413 @@
+/*
+ * Maxim DS2490 USB to 1-Wire bridge (as in the DS9490R adapter)
+ *
+ * Thin QEMU glue: USB descriptors and endpoints, the virtual-clock timer and
+ * the child 1-Wire bus. The protocol engine (ds2490-core.c) and the bus and
+ * slaves (onewire.c and friends) are plain C, unit-tested in patchbay's
+ * lib/ds2490 and lib/onewire. See patchbay's docs/devices/ds2490.md.
+ *
+ * Copyright (c) 2026 patchbay authors
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "hw/qdev-properties.h"
+#include "hw/usb.h"
+#include "onewire-bus.h"
+#include "migration/vmstate.h"
+#include "desc.h"
+#include "ds2490-core.h"
+#include "trace.h"
+
+#define TYPE_USB_DS2490 "usb-ds2490"
+OBJECT_DECLARE_SIMPLE_TYPE(USBDS2490State, USB_DS2490)
+
+/* Bulk OUT packets are at most 64 bytes at full speed; a guest that sends
+ * more in one transfer gets a STALL instead of an unbounded bounce buffer. */
+#define DS2490_MAX_OUT_TRANSFER 65536
+
+struct USBDS2490State {
+    USBDevice parent_obj;
+
+    OneWireBus owbus;
+    DS2490Core core;
+    QEMUTimer *timer;
+    USBEndpoint *ep_in;
+    uint8_t bounce[DS2490_MAX_OUT_TRANSFER];
+
+    /* properties */
+    char *timing;
+    bool strict_fifo;
+    bool search_rts_data;
+    bool search_eos;
+    bool detect_byte;
+    bool pmod;
+};
+
+enum {
+    STR_MANUFACTURER = 1,
+    STR_PRODUCT,
+};
+
+/* The chip supports only the device and configuration descriptors, but
+ * usb_desc_string() dereferences .str for any index a guest asks for. */
+static const USBDescStrings ds2490_strings = {
+    [STR_MANUFACTURER] = "Maxim Integrated (emulated by patchbay)",
+    [STR_PRODUCT]      = "DS2490 USB to 1-Wire bridge",
+};
+
+/*
+ * Four alternate settings that differ in EP1's polling interval and the
+ * bulk packet size (AN117). Linux selects alternate 3 and assigns endpoint
+ * roles by descriptor order: status, data out, data in.
+ */
+#define DS2490_ALT(alt, interval, bulk)                                   \
+    {                                                                     \
+        .bInterfaceNumber   = 0,                                          \
+        .bAlternateSetting  = (alt),                                      \
+        .bNumEndpoints      = 3,                                          \
+        .bInterfaceClass    = 0xff,                                       \
+        .eps = (USBDescEndpoint[]) {                                      \
+            {                                                             \
+                .bEndpointAddress = USB_DIR_IN | 0x01,                    \
+                .bmAttributes     = USB_ENDPOINT_XFER_INT,                \
+                .wMaxPacketSize   = DS2490_STATUS_MAX,                    \
+                .bInterval        = (interval),                           \
+            }, {                                                          \
+                .bEndpointAddress = USB_DIR_OUT | 0x02,                   \
+                .bmAttributes     = USB_ENDPOINT_XFER_BULK,               \
+                .wMaxPacketSize   = (bulk),                               \
+            }, {                                                          \
+                .bEndpointAddress = USB_DIR_IN | 0x03,                    \
+                .bmAttributes     = USB_ENDPOINT_XFER_BULK,               \
+                .wMaxPacketSize   = (bulk),                               \
+            },                                                            \
+        },                                                                \
+    }
+
+static const USBDescIface ds2490_ifaces[] = {
+    DS2490_ALT(0, 10, 16),
+    DS2490_ALT(1, 10, 64),
+    DS2490_ALT(2, 1, 16),
+    DS2490_ALT(3, 1, 64),
+};
+
+static const USBDescDevice ds2490_device_desc = {
+    .bcdUSB                 = 0x0110,
+    .bDeviceClass           = 0xff,
+    .bMaxPacketSize0        = 16,
+    .bNumConfigurations     = 1,
+    .confs = (USBDescConfig[]) {
+        {
+            .bNumInterfaces      = 1,
+            .bConfigurationValue = 1,
+            .bmAttributes        = USB_CFG_ATT_ONE | USB_CFG_ATT_WAKEUP,
+            .bMaxPower           = 50,
+            .nif = ARRAY_SIZE(ds2490_ifaces),
+            .ifs = ds2490_ifaces,
+        },
+    },
+};
+
+static const USBDesc ds2490_desc = {
+    .id = {
+        .idVendor  = 0x04fa,
+        .idProduct = 0x2490,
+        .bcdDevice = 0x0000,
+    },
+    .full = &ds2490_device_desc,
+    .str  = ds2490_strings,
+};
+
+static int64_t ds2490_clock_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static bool ds2490_bus_reset(void *bus, bool *shorted)
+{
+    return ow_bus_reset(bus, shorted);
+}
+
+static int ds2490_bus_touch_bit(void *bus, int bit)
+{
+    return ow_bus_touch_bit(bus, bit);
+}
+
+static void ds2490_bus_set_speed(void *bus, int speed)
+{
+    ow_bus_set_speed(bus, speed);
+}
+
+static void ds2490_bus_strong_pullup(void *bus, bool active)
+{
+    ow_bus_set_pullup(bus, active);
+}
+
+static const DS2490BusOps ds2490_bus_ops = {
+    .reset         = ds2490_bus_reset,
+    .touch_bit     = ds2490_bus_touch_bit,
+    .set_speed     = ds2490_bus_set_speed,
+    .strong_pullup = ds2490_bus_strong_pullup,
+};
+
+/* Let the engine progress, then re-arm the timer and wake a NAKed EP3. */
+static void ds2490_kick(USBDS2490State *s)
+{
+    int64_t deadline = ds2490_run(&s->core);
+
+    if (deadline >= 0) {
+        timer_mod(s->timer, deadline);
+    } else {
+        timer_del(s->timer);
+    }
+    if (ds2490_ep3_became_ready(&s->core) && s->ep_in) {
+        usb_wakeup(s->ep_in, 0);
+    }
+}
+
+static void ds2490_timer_cb(void *opaque)
+{
+    ds2490_kick(opaque);
+}
+
+static void ds2490_handle_reset(USBDevice *dev)
+{
+    USBDS2490State *s = USB_DS2490(dev);
+
+    trace_ds2490_reset();
+    timer_del(s->timer);
+    ds2490_power_on(&s->core);
+}
+
+static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
+                                  int value, int index, int length,
+                                  uint8_t *data)
+{
+    USBDS2490State *s = USB_DS2490(dev);
+    int ret;
+
+    ret = usb_desc_handle_control(dev, p, request, value, index, length, data);
+    if (ret >= 0) {
+        return;
+    }
+    trace_ds2490_control(request, value, index, length);
+
+    switch (request) {
+    case EndpointOutRequest | USB_REQ_CLEAR_FEATURE:
+        /* ds_recv_data() clears EP3's halt after a failed read. */
+        return;
+    case VendorDeviceOutRequest | 0x00:
+    case VendorDeviceOutRequest | 0x01:
+    case VendorDeviceOutRequest | 0x02:
+        if (length != 0) {
+            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: vendor request 0x%x "
+                          "with a data stage of %d bytes\n", request, length);
+            break;
+        }
+        if (ds2490_vendor_out(&s->core, request & 0xff, value, index) < 0) {
+            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: unsupported command: "
+                          "type 0x%x value 0x%04x index 0x%04x\n",
+                          request & 0xff, value, index);
+            break;
+        }
+        ds2490_kick(s);
+        return;
+    case VendorDeviceRequest | 0x00:
+        ret = ds2490_vendor_in(&s->core, 0x00, value, index, data,
+                               MIN(length, (int)sizeof(dev->data_buf)));
+        if (ret < 0) {
+            break;
+        }
+        p->actual_length = ret;
+        ds2490_kick(s);
+        return;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "ds2490: unknown control request "
+                      "0x%04x value 0x%04x index 0x%04x\n",
+                      request, value, index);
+        break;
+    }
+    /* The chip STALLs every request it does not support. */
+    p->status = USB_RET_STALL;
+}
+
+static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
+{
+    USBDS2490State *s = USB_DS2490(dev);
+    uint8_t buf[DS2490_STATUS_MAX > 64 ? DS2490_STATUS_MAX : 64];
+    size_t size = p->iov.size;
+    int n;
+
+    switch (p->pid == USB_TOKEN_IN ? p->ep->nr : -p->ep->nr) {
+    case 1:     /* EP1 interrupt IN: status, never NAKs */
+        ds2490_kick(s);
+        n = ds2490_status(&s->core, buf, MIN(size, sizeof(buf)));
+        trace_ds2490_status(n, n > 0 ? buf[8] : 0, n > 16 ? n - 16 : 0);
+        usb_packet_copy(p, buf, n);
+        break;
+    case -2:    /* EP2 bulk OUT: data for the 1-Wire bus */
+        if (size > sizeof(s->bounce)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: EP2 transfer of %zu "
+                          "bytes is larger than %d\n", size,
+                          DS2490_MAX_OUT_TRANSFER);
+            p->status = USB_RET_STALL;
+            return;
+        }
+        usb_packet_copy(p, s->bounce, size);
+        if (ds2490_ep2_write(&s->core, s->bounce, size) < 0) {
+            trace_ds2490_ep2(size, "nak");
+            p->actual_length = 0;
+            p->status = USB_RET_NAK;
+            return;
+        }
+        trace_ds2490_ep2(size, "ok");
+        ds2490_kick(s);
+        break;
+    case 3: {   /* EP3 bulk IN: data read from the bus */
+        /*
+         * One transfer may span several 64-byte packets (ds_recv_data()
+         * reads up to 128 bytes at once); hand over all the FIFO holds, and
+         * what a paused command produces once there is room again.
+         */
+        uint8_t in[DS2490_EP3_SIZE];
+        size_t done = 0;
+
+        ds2490_kick(s);
+        while (done < size) {
+            n = ds2490_ep3_read(&s->core, in, MIN(size - done, sizeof(in)));
+            if (n <= 0) {
+                break;
+            }
+            usb_packet_copy(p, in, n);
+            done += n;
+            ds2490_kick(s);   /* room in EP3 may let a command go on */
+        }
+        if (done == 0) {
+            p->status = USB_RET_NAK;
+            return;
+        }
+        trace_ds2490_ep3(done);
+        break;
+    }
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "ds2490: transfer to endpoint %d "
+                      "(pid 0x%x)\n", p->ep->nr, p->pid);
+        p->status = USB_RET_STALL;
+        break;
+    }
+}
+
+static void ds2490_realize(USBDevice *dev, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(dev);
+
+    bool realtime = s->timing && !strcmp(s->timing, "realtime");
+
+    if (s->timing && !realtime && strcmp(s->timing, "instant")) {
+        error_setg(errp, "usb-ds2490: timing must be 'instant' or "
+                   "'realtime', not '%s'", s->timing);
+        return;
+    }
+    usb_desc_init(dev);
+    onewire_bus_init(&s->owbus, sizeof(s->owbus), DEVICE(dev),
+                     ds2490_clock_ns, s);
+    onewire_bus_core(&s->owbus)->instant = !realtime;
+    ds2490_init(&s->core, &ds2490_bus_ops, onewire_bus_core(&s->owbus),
+                ds2490_clock_ns, s);
+    s->core.timing = realtime ? DS2490_TIMING_REALTIME
+                              : DS2490_TIMING_INSTANT;
+    s->core.strict_fifo = s->strict_fifo;
+    s->core.search_rts_data = s->search_rts_data;
+    s->core.search_eos = s->search_eos;
+    s->core.detect_byte = s->detect_byte;
+    s->core.pmod = s->pmod;
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ds2490_timer_cb, s);
+    s->ep_in = usb_ep_get(dev, USB_TOKEN_IN, 3);
+    ds2490_power_on(&s->core);
+}
+
+static void ds2490_unrealize(USBDevice *dev)
+{
+    USBDS2490State *s = USB_DS2490(dev);
+
+    timer_free(s->timer);
+}
+
+/* "short": a run-time fault on the 1-Wire bus (qom-set). */
+static void ds2490_get_short(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    bool value = onewire_bus_core(&s->owbus)->shorted;
+
+    visit_type_bool(v, name, &value, errp);
+}
+
+static void ds2490_set_short(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    bool value;
+
+    if (!visit_type_bool(v, name, &value, errp)) {
+        return;
+    }
+    trace_ds2490_short(value);
+    onewire_bus_core(&s->owbus)->shorted = value;
+}
+
+static const VMStateDescription vmstate_ds2490 = {
+    .name = "usb-ds2490",
+    /* The engine's rings and the slaves' state machines are not described
+     * for migration yet (docs/devices/ds2490.md). */
+    .unmigratable = 1,
+};
+
+static const Property ds2490_properties[] = {
+    DEFINE_PROP_STRING("timing", USBDS2490State, timing), /* "instant" */
+    DEFINE_PROP_BOOL("strict-fifo", USBDS2490State, strict_fifo, true),
+    DEFINE_PROP_BOOL("search-rts-data", USBDS2490State, search_rts_data, true),
+    DEFINE_PROP_BOOL("search-eos", USBDS2490State, search_eos, false),
+    DEFINE_PROP_BOOL("detect-byte", USBDS2490State, detect_byte, true),
+    DEFINE_PROP_BOOL("pmod", USBDS2490State, pmod, false),
+};
+
+static void ds2490_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    USBDeviceClass *uc = USB_DEVICE_CLASS(klass);
+
+    uc->realize        = ds2490_realize;
+    uc->unrealize      = ds2490_unrealize;
+    uc->handle_reset   = ds2490_handle_reset;
+    uc->handle_control = ds2490_handle_control;
+    uc->handle_data    = ds2490_handle_data;
+    uc->product_desc   = "DS2490 USB to 1-Wire bridge";
+    uc->usb_desc       = &ds2490_desc;
+    dc->desc = "Maxim DS2490 USB to 1-Wire bridge";
+    dc->vmsd = &vmstate_ds2490;
+    device_class_set_props(dc, ds2490_properties);
+    object_class_property_add(klass, "short", "bool", ds2490_get_short,
+                              ds2490_set_short, NULL, NULL);
+    set_bit(DEVICE_CATEGORY_BRIDGE, dc->categories);
+}
+
+static const TypeInfo ds2490_info = {
+    .name          = TYPE_USB_DS2490,
+    .parent        = TYPE_USB_DEVICE,
+    .instance_size = sizeof(USBDS2490State),
+    .class_init    = ds2490_class_init,
+};
+
+static void ds2490_register_types(void)
+{
+    type_register_static(&ds2490_info);
+}
+
+type_init(ds2490_register_types)
