@@ -66,15 +66,6 @@
 #define ERR_EINVAL	22
 #define ERR_EPROTO	71
 
-#define T1	(&w1_slaves[SL_T1])
-#define E1	(&w1_slaves[SL_E1])
-#define P1	(&w1_slaves[SL_P1])
-#define P2	(&w1_slaves[SL_P2])
-
-#define PASS()		do { ktap_test_pass("%s", name); return; } while (0)
-#define FAIL(...)	do { ktap_test_fail(name, __VA_ARGS__); return; } while (0)
-#define SKIP(...)	do { ktap_test_skip(name, __VA_ARGS__); return; } while (0)
-
 static int nl_fd = -1;		/* requests and unicast replies */
 static int ev_fd = -1;		/* multicast group CN_W1_IDX: events */
 static uint32_t next_seq = 0x100;

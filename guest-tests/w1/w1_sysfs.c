@@ -37,15 +37,6 @@
 #define DISCOVERY_MS	10000
 #define TTL_WAIT_MS	10000
 
-#define T1	(&w1_slaves[SL_T1])
-#define E1	(&w1_slaves[SL_E1])
-#define P1	(&w1_slaves[SL_P1])
-#define P2	(&w1_slaves[SL_P2])
-
-#define PASS()		do { ktap_test_pass("%s", name); return; } while (0)
-#define FAIL(...)	do { ktap_test_fail(name, __VA_ARGS__); return; } while (0)
-#define SKIP(...)	do { ktap_test_skip(name, __VA_ARGS__); return; } while (0)
-
 static char usb_dev[64];		/* e.g. "1-1" */
 static long t1_mC = 21500;		/* the model's temperature */
 static bool t1_mC_from_host;

@@ -558,4 +558,15 @@ static inline void usb_intf_driver(const char *intf, char *drv, size_t len)
 	str_copy(drv, strrchr(link, '/') ? strrchr(link, '/') + 1 : link, len);
 }
 
+/* The default topology's slaves, and one-line endings for a test case
+ * function that has its KTAP name in `name`. */
+#define T1	(&w1_slaves[SL_T1])
+#define E1	(&w1_slaves[SL_E1])
+#define P1	(&w1_slaves[SL_P1])
+#define P2	(&w1_slaves[SL_P2])
+
+#define PASS()		do { ktap_test_pass("%s", name); return; } while (0)
+#define FAIL(...)	do { ktap_test_fail(name, __VA_ARGS__); return; } while (0)
+#define SKIP(...)	do { ktap_test_skip(name, __VA_ARGS__); return; } while (0)
+
 #endif /* PATCHBAY_W1UTIL_H */

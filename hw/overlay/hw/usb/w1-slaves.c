@@ -57,6 +57,25 @@ static void w1_input_set(Object *obj, Visitor *v, const char *name,
     }
 }
 
+/* What distinguishes one slave type from another, as class_data. */
+typedef struct W1SlaveInfo {
+    const char *desc;
+    uint8_t family;
+    OWSlave *(*core)(OneWireSlave *s);
+    void (*init_core)(OneWireSlave *s, const uint8_t *rom);
+} W1SlaveInfo;
+
+static void w1_slave_class_init(ObjectClass *klass, void *data)
+{
+    const W1SlaveInfo *info = data;
+    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
+
+    DEVICE_CLASS(klass)->desc = info->desc;
+    sc->family = info->family;
+    sc->core = info->core;
+    sc->init_core = info->init_core;
+}
+
 /* DS18B20 digital thermometer */
 
 #define TYPE_W1_DS18B20 "w1-ds18b20"
@@ -154,15 +173,14 @@ static void w1_ds18b20_set_temperature(Object *obj, Visitor *v,
     }
 }
 
+static const W1SlaveInfo w1_ds18b20_info = {
+    .desc = "DS18B20 1-Wire digital thermometer", .family = 0x28,
+    .core = w1_ds18b20_core, .init_core = w1_ds18b20_init_core,
+};
+
 static void w1_ds18b20_class_init(ObjectClass *klass, void *data)
 {
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS18B20 1-Wire digital thermometer";
-    sc->family = 0x28;
-    sc->core = w1_ds18b20_core;
-    sc->init_core = w1_ds18b20_init_core;
+    w1_slave_class_init(klass, data);
     object_class_property_add(klass, "temperature", "int",
                               w1_ds18b20_get_initial,
                               w1_ds18b20_set_temperature, NULL, NULL);
@@ -194,16 +212,10 @@ static void w1_ds2431_init_core(OneWireSlave *s, const uint8_t *rom)
     ow_ds2431_init(&W1_DS2431(s)->core, rom);
 }
 
-static void w1_ds2431_class_init(ObjectClass *klass, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS2431 1024-bit 1-Wire EEPROM";
-    sc->family = 0x2d;
-    sc->core = w1_ds2431_core;
-    sc->init_core = w1_ds2431_init_core;
-}
+static const W1SlaveInfo w1_ds2431_info = {
+    .desc = "DS2431 1024-bit 1-Wire EEPROM", .family = 0x2d,
+    .core = w1_ds2431_core, .init_core = w1_ds2431_init_core,
+};
 
 #define TYPE_W1_DS2433 "w1-ds2433"
 OBJECT_DECLARE_SIMPLE_TYPE(W1DS2433, W1_DS2433)
@@ -224,16 +236,10 @@ static void w1_ds2433_init_core(OneWireSlave *s, const uint8_t *rom)
     ow_ds2433_init(&W1_DS2433(s)->core, rom);
 }
 
-static void w1_ds2433_class_init(ObjectClass *klass, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS2433 4096-bit 1-Wire EEPROM";
-    sc->family = 0x23;
-    sc->core = w1_ds2433_core;
-    sc->init_core = w1_ds2433_init_core;
-}
+static const W1SlaveInfo w1_ds2433_info = {
+    .desc = "DS2433 4096-bit 1-Wire EEPROM", .family = 0x23,
+    .core = w1_ds2433_core, .init_core = w1_ds2433_init_core,
+};
 
 /* DS2408 8-channel and DS2413 2-channel addressable switches */
 
@@ -334,28 +340,20 @@ static void w1_switch_input_set(Object *obj, Visitor *v, const char *name,
     w1_input_set(obj, v, name, (void *)w1_switch_input(obj), errp);
 }
 
-static void w1_ds2408_class_init(ObjectClass *klass, void *data)
+static const W1SlaveInfo w1_ds2408_info = {
+    .desc = "DS2408 1-Wire 8-channel addressable switch", .family = 0x29,
+    .core = w1_ds2408_core, .init_core = w1_ds2408_init_core,
+};
+
+static const W1SlaveInfo w1_ds2413_info = {
+    .desc = "DS2413 1-Wire dual-channel addressable switch", .family = 0x3a,
+    .core = w1_ds2413_core, .init_core = w1_ds2413_init_core,
+};
+
+/* DS2408 and DS2413: the same run-time "pio-input" */
+static void w1_switch_class_init(ObjectClass *klass, void *data)
 {
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS2408 1-Wire 8-channel addressable switch";
-    sc->family = 0x29;
-    sc->core = w1_ds2408_core;
-    sc->init_core = w1_ds2408_init_core;
-    object_class_property_add(klass, "pio-input", "int", w1_switch_input_get,
-                              w1_switch_input_set, NULL, NULL);
-}
-
-static void w1_ds2413_class_init(ObjectClass *klass, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS2413 1-Wire dual-channel addressable switch";
-    sc->family = 0x3a;
-    sc->core = w1_ds2413_core;
-    sc->init_core = w1_ds2413_init_core;
+    w1_slave_class_init(klass, data);
     object_class_property_add(klass, "pio-input", "int", w1_switch_input_get,
                               w1_switch_input_set, NULL, NULL);
 }
@@ -381,16 +379,10 @@ static void w1_ds2401_init_core(OneWireSlave *s, const uint8_t *rom)
     ow_ds2401_init(&W1_DS2401(s)->core, rom);
 }
 
-static void w1_ds2401_class_init(ObjectClass *klass, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    OneWireSlaveClass *sc = ONEWIRE_SLAVE_CLASS(klass);
-
-    dc->desc = "DS2401 1-Wire silicon serial number";
-    sc->family = 0x01;
-    sc->core = w1_ds2401_core;
-    sc->init_core = w1_ds2401_init_core;
-}
+static const W1SlaveInfo w1_ds2401_info = {
+    .desc = "DS2401 1-Wire silicon serial number", .family = 0x01,
+    .core = w1_ds2401_core, .init_core = w1_ds2401_init_core,
+};
 
 static const TypeInfo w1_slave_types[] = {
     {
@@ -399,33 +391,39 @@ static const TypeInfo w1_slave_types[] = {
         .instance_size = sizeof(W1DS18B20),
         .instance_init = w1_ds18b20_instance_init,
         .class_init    = w1_ds18b20_class_init,
+        .class_data    = (void *)&w1_ds18b20_info,
     }, {
         .name          = TYPE_W1_DS2431,
         .parent        = TYPE_ONEWIRE_SLAVE,
         .instance_size = sizeof(W1DS2431),
-        .class_init    = w1_ds2431_class_init,
+        .class_init    = w1_slave_class_init,
+        .class_data    = (void *)&w1_ds2431_info,
     }, {
         .name          = TYPE_W1_DS2433,
         .parent        = TYPE_ONEWIRE_SLAVE,
         .instance_size = sizeof(W1DS2433),
-        .class_init    = w1_ds2433_class_init,
+        .class_init    = w1_slave_class_init,
+        .class_data    = (void *)&w1_ds2433_info,
     }, {
         .name          = TYPE_W1_DS2408,
         .parent        = TYPE_ONEWIRE_SLAVE,
         .instance_size = sizeof(W1DS2408),
         .instance_init = w1_ds2408_instance_init,
-        .class_init    = w1_ds2408_class_init,
+        .class_init    = w1_switch_class_init,
+        .class_data    = (void *)&w1_ds2408_info,
     }, {
         .name          = TYPE_W1_DS2413,
         .parent        = TYPE_ONEWIRE_SLAVE,
         .instance_size = sizeof(W1DS2413),
         .instance_init = w1_ds2413_instance_init,
-        .class_init    = w1_ds2413_class_init,
+        .class_init    = w1_switch_class_init,
+        .class_data    = (void *)&w1_ds2413_info,
     }, {
         .name          = TYPE_W1_DS2401,
         .parent        = TYPE_ONEWIRE_SLAVE,
         .instance_size = sizeof(W1DS2401),
-        .class_init    = w1_ds2401_class_init,
+        .class_init    = w1_slave_class_init,
+        .class_data    = (void *)&w1_ds2401_info,
     },
 };
 
