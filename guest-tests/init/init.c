@@ -345,7 +345,11 @@ static void run_shell(void)
         /* A new session opening the console takes it as its controlling
          * terminal, so that ^C reaches the shell's jobs. */
         setsid();
-        fd = open("/dev/console", O_RDWR);
+        /* /dev/console cannot be a controlling terminal; the UART can. */
+        fd = open("/dev/ttyAMA0", O_RDWR);
+        if (fd < 0) {
+            fd = open("/dev/console", O_RDWR);
+        }
         if (fd >= 0) {
             dup2(fd, 0);
             dup2(fd, 1);
