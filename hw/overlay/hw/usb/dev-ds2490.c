@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
@@ -362,11 +363,99 @@ static void ds2490_set_short(Object *obj, Visitor *v, const char *name,
     onewire_bus_core(&s->owbus)->shorted = value;
 }
 
+static int ds2490_post_load(void *opaque, int version_id)
+{
+    USBDS2490State *s = USB_DS2490(opaque);
+
+    /* ring positions and state values the engine indexes with */
+    if (!ds2490_state_valid(&s->core)) {
+        error_report("usb-ds2490: invalid engine state in the migration "
+                     "stream");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/*
+ * The engine's guest-visible state, the bus's run-time state (the slaves
+ * migrate as devices of their own) and the timer. Not migrated: the links
+ * set by ds2490_init() and the properties (timing, strict-fifo,
+ * search-rts-data, search-eos, detect-byte, pmod), which come from the
+ * destination's command line like the rest of the configuration.
+ */
 static const VMStateDescription vmstate_ds2490 = {
     .name = "usb-ds2490",
-    /* The engine's rings and the slaves' state machines are not described
-     * for migration yet (docs/devices/ds2490.md). */
-    .unmigratable = 1,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = ds2490_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_USB_DEVICE(parent_obj, USBDS2490State),
+        /* mode registers */
+        VMSTATE_UINT8(core.pulse_en, USBDS2490State),
+        VMSTATE_UINT8(core.speed_change_en, USBDS2490State),
+        VMSTATE_UINT8(core.speed, USBDS2490State),
+        VMSTATE_UINT8(core.spu_duration, USBDS2490State),
+        VMSTATE_UINT8(core.pp_duration, USBDS2490State),
+        VMSTATE_UINT8(core.slew, USBDS2490State),
+        VMSTATE_UINT8(core.write1_low, USBDS2490State),
+        VMSTATE_UINT8(core.dsow0_trec, USBDS2490State),
+        /* device flags */
+        VMSTATE_BOOL(core.ep0f, USBDS2490State),
+        VMSTATE_BOOL(core.halted, USBDS2490State),
+        VMSTATE_BOOL(core.halt_pending, USBDS2490State),
+        VMSTATE_BOOL(core.exec_running, USBDS2490State),
+        VMSTATE_BOOL(core.spua, USBDS2490State),
+        VMSTATE_BOOL(core.ep3_nak_pending, USBDS2490State),
+        /* command FIFO */
+        VMSTATE_UINT16_ARRAY(core.cmdq_value, USBDS2490State,
+                             DS2490_CMD_FIFO_SLOTS),
+        VMSTATE_UINT16_ARRAY(core.cmdq_index, USBDS2490State,
+                             DS2490_CMD_FIFO_SLOTS),
+        VMSTATE_UINT8(core.cmdq_head, USBDS2490State),
+        VMSTATE_UINT8(core.cmdq_len, USBDS2490State),
+        VMSTATE_UINT8(core.cmdq_bytes, USBDS2490State),
+        /* EP2, EP3 and the result register FIFO */
+        VMSTATE_UINT8_ARRAY(core.ep2, USBDS2490State, DS2490_EP2_SIZE),
+        VMSTATE_UINT8(core.ep2_head, USBDS2490State),
+        VMSTATE_UINT8(core.ep2_count, USBDS2490State),
+        VMSTATE_UINT8_ARRAY(core.ep3, USBDS2490State, DS2490_EP3_SIZE),
+        VMSTATE_UINT8(core.ep3_head, USBDS2490State),
+        VMSTATE_UINT8(core.ep3_count, USBDS2490State),
+        VMSTATE_UINT8_ARRAY(core.results, USBDS2490State,
+                            DS2490_RESULT_SIZE),
+        VMSTATE_UINT8(core.results_head, USBDS2490State),
+        VMSTATE_UINT8(core.results_count, USBDS2490State),
+        /* current command */
+        VMSTATE_BOOL(core.active, USBDS2490State),
+        VMSTATE_UINT8(core.cmd_kind, USBDS2490State),
+        VMSTATE_UINT8(core.cmd_phase, USBDS2490State),
+        VMSTATE_UINT8(core.cmd_result, USBDS2490State),
+        VMSTATE_UINT16(core.cmd_value, USBDS2490State),
+        VMSTATE_UINT16(core.cmd_index, USBDS2490State),
+        VMSTATE_UINT32(core.cmd_remaining, USBDS2490State),
+        VMSTATE_UINT32(core.cmd_aux, USBDS2490State),
+        /* SEARCH_ACCESS */
+        VMSTATE_UINT64(core.search_path, USBDS2490State),
+        VMSTATE_UINT64(core.search_disc, USBDS2490State),
+        VMSTATE_UINT16(core.search_found, USBDS2490State),
+        VMSTATE_UINT16(core.search_limit, USBDS2490State),
+        VMSTATE_BOOL(core.search_first_pass, USBDS2490State),
+        /* realtime timing, in QEMU_CLOCK_VIRTUAL ns */
+        VMSTATE_BOOL(core.io_wait, USBDS2490State),
+        VMSTATE_BOOL(core.spu_infinite, USBDS2490State),
+        VMSTATE_INT64(core.t_cursor, USBDS2490State),
+        VMSTATE_INT64(core.cmd_start_ns, USBDS2490State),
+        VMSTATE_INT64(core.spu_end_ns, USBDS2490State),
+        /* diagnostics */
+        VMSTATE_UINT32(core.unimp_count, USBDS2490State),
+        VMSTATE_UINT16(core.unimp_value, USBDS2490State),
+        VMSTATE_UINT32(core.results_dropped, USBDS2490State),
+        VMSTATE_UINT32(core.cmds_dropped, USBDS2490State),
+        /* the 1-Wire bus: short, speed, strong pullup, statistics */
+        VMSTATE_ONEWIRE_BUS_CORE(owbus.core, USBDS2490State),
+        VMSTATE_TIMER_PTR(timer, USBDS2490State),
+        VMSTATE_END_OF_LIST()
+    },
 };
 
 static const Property ds2490_properties[] = {

@@ -8,8 +8,10 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/error-report.h"
 #include "qemu/module.h"
 #include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
 #include "onewire-bus.h"
 #include "trace.h"
 
@@ -18,6 +20,105 @@ void onewire_bus_init(OneWireBus *bus, size_t size, DeviceState *parent,
 {
     qbus_init(bus, size, TYPE_ONEWIRE_BUS, parent, NULL);
     ow_bus_init(&bus->core, now_ns, opaque);
+}
+
+static int onewire_bus_core_post_load(void *opaque, int version_id)
+{
+    OWBus *bus = opaque;
+
+    if (bus->speed != OW_SPEED_REGULAR && bus->speed != OW_SPEED_FLEXIBLE &&
+        bus->speed != OW_SPEED_OVERDRIVE) {
+        error_report("onewire-bus: invalid speed %d in the migration stream",
+                     bus->speed);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* not the slave array, the clock link or instant (usb-ds2490's timing) */
+const VMStateDescription vmstate_onewire_bus_core = {
+    .name = "onewire-bus-core",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = onewire_bus_core_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(shorted, OWBus),
+        VMSTATE_BOOL(pullup, OWBus),
+        VMSTATE_INT32(speed, OWBus),
+        VMSTATE_UINT64(resets, OWBus),
+        VMSTATE_UINT64(slots, OWBus),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static int onewire_slave_core_post_load(void *opaque, int version_id)
+{
+    OWSlave *s = opaque;
+
+    /* the ring positions and state enums of onewire.h */
+    if (s->rom_state > OW_RS_FUNC || s->rom_bit > OW_ROM_LEN * 8 ||
+        s->search_phase > 2 || s->rx_bits >= 8 ||
+        s->tx_head >= OW_TX_RING || s->tx_count > OW_TX_RING ||
+        s->tx_bits > 8 || s->tail > OW_TAIL_BUSY_AA) {
+        error_report("onewire-slave: invalid state in the migration stream");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* not the ops/bus links, nor the ROM (the "rom" and "crc" properties) */
+const VMStateDescription vmstate_onewire_slave_core = {
+    .name = "onewire-slave-core",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = onewire_slave_core_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(present, OWSlave),
+        VMSTATE_UINT8(rom_state, OWSlave),
+        VMSTATE_UINT8(rom_bit, OWSlave),
+        VMSTATE_UINT8(search_phase, OWSlave),
+        VMSTATE_BOOL(overdrive, OWSlave),
+        VMSTATE_BOOL(od_before, OWSlave),
+        VMSTATE_BOOL(rc, OWSlave),
+        VMSTATE_UINT8(rx_shift, OWSlave),
+        VMSTATE_UINT8(rx_bits, OWSlave),
+        VMSTATE_BOOL(slot_tx, OWSlave),
+        VMSTATE_UINT8_ARRAY(tx_ring, OWSlave, OW_TX_RING),
+        VMSTATE_UINT8(tx_head, OWSlave),
+        VMSTATE_UINT8(tx_count, OWSlave),
+        VMSTATE_UINT8(tx_byte, OWSlave),
+        VMSTATE_UINT8(tx_bits, OWSlave),
+        VMSTATE_UINT8(tail, OWSlave),
+        VMSTATE_UINT8(tail_byte, OWSlave),
+        VMSTATE_INT64(busy_until, OWSlave),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * "<master's path>/w1/28-00000a1b2c3d.a6" (ROM as Linux names it, then the
+ * CRC byte, which "crc" may force): the slave's migration id, so that
+ * slaves match by ROM rather than by creation order.
+ */
+static char *onewire_bus_get_dev_path(DeviceState *dev)
+{
+    OneWireSlave *s = ONEWIRE_SLAVE(dev);
+    const OWSlave *core = ONEWIRE_SLAVE_GET_CLASS(s)->core(s);
+    BusState *bus = qdev_get_parent_bus(dev);
+    g_autofree char *parent = qdev_get_dev_path(bus->parent);
+    char rom[OW_ROM_TEXT_LEN];
+
+    ow_rom_format(core->rom, rom);
+    return g_strdup_printf("%s%sw1/%s.%02x", parent ? parent : "",
+                           parent ? "/" : "", rom,
+                           core->rom[OW_ROM_LEN - 1]);
+}
+
+static void onewire_bus_class_init(ObjectClass *klass, void *data)
+{
+    BusClass *k = BUS_CLASS(klass);
+
+    k->get_dev_path = onewire_bus_get_dev_path;
 }
 
 static void onewire_slave_realize(DeviceState *dev, Error **errp)
@@ -124,6 +225,7 @@ static const TypeInfo onewire_types[] = {
         .name          = TYPE_ONEWIRE_BUS,
         .parent        = TYPE_BUS,
         .instance_size = sizeof(OneWireBus),
+        .class_init    = onewire_bus_class_init,
     }, {
         .name          = TYPE_ONEWIRE_SLAVE,
         .parent        = TYPE_DEVICE,

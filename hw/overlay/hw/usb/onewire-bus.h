@@ -44,6 +44,19 @@ struct OneWireSlave {
     bool allow_family_mismatch;
 };
 
+/*
+ * Migration of the plain C cores' run-time state; the ops/bus/clock links,
+ * the slave array and the configuration (ROM, OWBus.instant) are not part
+ * of it. post_load rejects out-of-range ring positions and state values.
+ */
+extern const VMStateDescription vmstate_onewire_bus_core;
+extern const VMStateDescription vmstate_onewire_slave_core;
+
+#define VMSTATE_ONEWIRE_BUS_CORE(_field, _state)                          \
+    VMSTATE_STRUCT(_field, _state, 1, vmstate_onewire_bus_core, OWBus)
+#define VMSTATE_ONEWIRE_SLAVE_CORE(_field, _state)                        \
+    VMSTATE_STRUCT(_field, _state, 1, vmstate_onewire_slave_core, OWSlave)
+
 void onewire_bus_init(OneWireBus *bus, size_t size, DeviceState *parent,
                       int64_t (*now_ns)(void *opaque), void *opaque);
 
