@@ -1,0 +1,349 @@
+/*
+ * Adreno-200-like GPU core: register file and interrupt logic.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "agpu-int.h"
+
+#define AGPU_FNV_BASIS  0x811c9dc5u
+#define AGPU_FNV_PRIME  0x01000193u
+
+void agpu_guest_error(AGpuCore *g, const char *msg)
+{
+    if (g->ops && g->ops->guest_error) {
+        g->ops->guest_error(g->opaque, msg);
+    }
+}
+
+/* MASTER_INT_SIGNAL: one bit per block with an enabled, pending cause */
+static uint32_t agpu_master_int(const AGpuCore *g)
+{
+    uint32_t m = 0;
+
+    if (g->regs[AGPU_REG_MH_INTERRUPT_STATUS] &
+        g->regs[AGPU_REG_MH_INTERRUPT_MASK]) {
+        m |= AGPU_MASTER_MH_INT;
+    }
+    if (g->regs[AGPU_REG_CP_INT_STATUS] & g->regs[AGPU_REG_CP_INT_CNTL]) {
+        m |= AGPU_MASTER_CP_INT;
+    }
+    if (g->regs[AGPU_REG_RBBM_INT_STATUS] &
+        g->regs[AGPU_REG_RBBM_INT_CNTL]) {
+        m |= AGPU_MASTER_RBBM_INT;
+    }
+    /* SQ (bit 26) is never raised: the driver would never acknowledge it */
+    return m;
+}
+
+void agpu_update_irq(AGpuCore *g)
+{
+    uint8_t level = agpu_master_int(g) != 0;
+
+    if (level != g->irq_level) {
+        g->irq_level = level;
+        if (g->ops && g->ops->set_irq) {
+            g->ops->set_irq(g->opaque, level);
+        }
+    }
+}
+
+void agpu_sync_irq(AGpuCore *g)
+{
+    g->irq_level = agpu_master_int(g) != 0;
+    if (g->ops && g->ops->set_irq) {
+        g->ops->set_irq(g->opaque, g->irq_level);
+    }
+}
+
+/* Status bits only latch while enabled, so a masked cause never fires. */
+void agpu_raise_cp(AGpuCore *g, uint32_t bits)
+{
+    g->regs[AGPU_REG_CP_INT_STATUS] |= bits & g->regs[AGPU_REG_CP_INT_CNTL];
+    agpu_update_irq(g);
+}
+
+void agpu_raise_mh(AGpuCore *g, uint32_t bits)
+{
+    g->regs[AGPU_REG_MH_INTERRUPT_STATUS] |=
+        bits & g->regs[AGPU_REG_MH_INTERRUPT_MASK];
+    agpu_update_irq(g);
+}
+
+bool agpu_fw_valid(const AGpuCore *g)
+{
+    return g->me_count >= 2 && g->me_ram[1] == AGPU_FW_MAGIC &&
+           g->pfp_count >= 1 && g->pfp_ram[0] == AGPU_FW_MAGIC;
+}
+
+static void agpu_fw_word(uint32_t *addr, uint32_t *count, uint32_t *csum,
+                         uint32_t *ram, uint32_t value)
+{
+    if (*addr < AGPU_FW_KEEP) {
+        ram[*addr] = value;
+    }
+    if (*addr != UINT32_MAX) {
+        (*addr)++;
+    }
+    if (*count != UINT32_MAX) {
+        (*count)++;
+    }
+    *csum = (*csum ^ value) * AGPU_FNV_PRIME;
+}
+
+static uint32_t agpu_edram_info(uint32_t gmem_size)
+{
+    uint32_t i;
+
+    /* RB_EDRAM_INFO: GMEM = 16 KiB << i, as a2xx_hw_init() computes it */
+    for (i = 3; i <= 5; i++) {
+        if ((16384u << i) == gmem_size) {
+            break;
+        }
+    }
+    return i;
+}
+
+void agpu_reset(AGpuCore *g)
+{
+    memset(g->regs, 0, sizeof(g->regs));
+    g->regs[AGPU_REG_CP_ME_CNTL] = AGPU_ME_CNTL_HALT;
+    g->regs[AGPU_REG_RB_EDRAM_INFO] = agpu_edram_info(g->gmem_size);
+
+    g->rb_rptr = 0;
+    g->rb_wptr = 0;
+    g->depth = 0;
+    memset(g->ib_base, 0, sizeof(g->ib_base));
+    memset(g->ib_size, 0, sizeof(g->ib_size));
+    memset(g->ib_pos, 0, sizeof(g->ib_pos));
+    memset(g->ib_ret, 0, sizeof(g->ib_ret));
+    g->waiting = 0;
+    g->wait_len = 0;
+    g->wait_ctrl = 0;
+    g->wait_addr = 0;
+    g->wait_ref = 0;
+    g->wait_mask = 0;
+    g->protected_mode = 0;
+    g->hung = 0;
+    g->hang_work = 0;
+    g->cp_gen++;
+
+    g->me_addr = 0;
+    g->me_count = 0;
+    g->me_csum = AGPU_FNV_BASIS;
+    memset(g->me_ram, 0, sizeof(g->me_ram));
+    g->pfp_addr = 0;
+    g->pfp_count = 0;
+    g->pfp_csum = AGPU_FNV_BASIS;
+    memset(g->pfp_ram, 0, sizeof(g->pfp_ram));
+
+    g->stat_packets = 0;
+    g->stat_ibs = 0;
+    g->stat_mmu_faults = 0;
+    g->stat_bus_errors = 0;
+    g->stat_opcode_errors = 0;
+    g->stat_ib_errors = 0;
+    g->stat_protect_errors = 0;
+    g->stat_wptr_errors = 0;
+    g->stat_unimplemented = 0;
+    g->stat_hangs = 0;
+
+    agpu_sync_irq(g);
+}
+
+void agpu_init(AGpuCore *g, const AGpuOps *ops, void *opaque,
+               uint32_t chip_id, uint32_t gmem_size)
+{
+    memset(g, 0, sizeof(*g));
+    g->ops = ops;
+    g->opaque = opaque;
+    g->chip_id = chip_id;
+    g->gmem_size = gmem_size;
+    g->hang_limit = AGPU_DEFAULT_HANG_LIMIT;
+    g->irq_level = 0;
+    agpu_reset(g);
+}
+
+uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg)
+{
+    uint32_t chip = g->chip_id;
+
+    if (reg >= AGPU_NUM_REGS) {
+        return 0;
+    }
+    switch (reg) {
+    /* chip id as KGSL's a2xx_getchipid() decodes it */
+    case AGPU_REG_RBBM_PERIPHID1:
+        return (chip >> 24) & 0xf;
+    case AGPU_REG_RBBM_PERIPHID2:
+        return ((chip >> 16) & 0xf) << 4;
+    case AGPU_REG_RBBM_PATCH_RELEASE:
+        return ((chip >> 8) & 0xff) | ((chip & 0xff) << 16);
+    case AGPU_REG_RBBM_STATUS:
+        return AGPU_RBBM_STATUS_CMDFIFO_AVAIL |
+               (agpu_cp_busy(g) ? AGPU_RBBM_STATUS_GUI_ACTIVE : 0);
+    case AGPU_REG_MASTER_INT_SIGNAL:
+        return agpu_master_int(g);
+    case AGPU_REG_CP_RB_RPTR:
+        return g->rb_rptr;
+    case AGPU_REG_CP_RB_WPTR:
+        return g->rb_wptr;
+    case AGPU_REG_CP_ME_CNTL:
+        return g->regs[reg] | (agpu_cp_busy(g) ? AGPU_ME_CNTL_BUSY : 0);
+    case AGPU_REG_CP_STAT:
+        return agpu_cp_busy(g) ? AGPU_CP_STAT_CP_BUSY : 0;
+    case AGPU_REG_CP_ME_RAM_DATA:
+        /* read back through RADDR, without auto-increment */
+        if (g->regs[AGPU_REG_CP_ME_RAM_RADDR] < AGPU_FW_KEEP) {
+            return g->me_ram[g->regs[AGPU_REG_CP_ME_RAM_RADDR]];
+        }
+        return 0;
+    /* write-only: acks and upload ports */
+    case AGPU_REG_CP_INT_ACK:
+    case AGPU_REG_RBBM_INT_ACK:
+    case AGPU_REG_MH_INTERRUPT_CLEAR:
+    case AGPU_REG_SQ_INT_ACK:
+    case AGPU_REG_SQ_INT_STATUS:
+    case AGPU_REG_CP_PFP_UCODE_DATA:
+        return 0;
+    default:
+        return g->regs[reg];
+    }
+}
+
+static void agpu_write_wptr(AGpuCore *g, uint32_t value)
+{
+    uint32_t size = agpu_rb_size(g);
+
+    if (value >= size) {
+        /* the kernel always masks (adreno_flush()); flag, then wrap */
+        g->stat_wptr_errors++;
+        agpu_guest_error(g, "agpu: CP_RB_WPTR beyond the ring size");
+        agpu_raise_cp(g, AGPU_CP_INT_RESERVED_BIT_ERROR);
+        value &= size - 1;
+    }
+    g->rb_wptr = value;
+    g->regs[AGPU_REG_CP_RB_WPTR] = value;
+}
+
+void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
+{
+    if (reg >= AGPU_NUM_REGS) {
+        return;
+    }
+    switch (reg) {
+    case AGPU_REG_RBBM_SOFT_RESET:
+        g->regs[reg] = value;
+        if (value & AGPU_SOFT_RESET_CP) {
+            agpu_cp_reset(g, true);
+        }
+        break;
+    case AGPU_REG_CP_ME_CNTL:
+        value &= ~AGPU_ME_CNTL_BUSY;
+        if (!(value & AGPU_ME_CNTL_HALT) && g->fw_strict &&
+            !agpu_fw_valid(g)) {
+            agpu_guest_error(g, "agpu: no valid firmware, ME stays halted");
+            value |= AGPU_ME_CNTL_HALT;
+        }
+        g->regs[reg] = value;
+        break;
+    case AGPU_REG_CP_RB_BASE:
+        g->regs[reg] = value;
+        agpu_cp_reset(g, false);
+        break;
+    case AGPU_REG_CP_RB_CNTL:
+        g->regs[reg] = value;
+        agpu_cp_fix_ring(g);
+        break;
+    case AGPU_REG_CP_RB_WPTR:
+        agpu_write_wptr(g, value);
+        break;
+    case AGPU_REG_CP_INT_CNTL:
+    case AGPU_REG_RBBM_INT_CNTL:
+    case AGPU_REG_MH_INTERRUPT_MASK:
+        g->regs[reg] = value;
+        agpu_update_irq(g);
+        break;
+    case AGPU_REG_CP_INT_ACK:
+        g->regs[AGPU_REG_CP_INT_STATUS] &= ~value;
+        agpu_update_irq(g);
+        break;
+    case AGPU_REG_RBBM_INT_ACK:
+        g->regs[AGPU_REG_RBBM_INT_STATUS] &= ~value;
+        agpu_update_irq(g);
+        break;
+    case AGPU_REG_MH_INTERRUPT_CLEAR:
+        g->regs[AGPU_REG_MH_INTERRUPT_STATUS] &= ~value;
+        agpu_update_irq(g);
+        break;
+    case AGPU_REG_CP_ME_RAM_WADDR:
+        g->regs[reg] = value;
+        g->me_addr = value;
+        g->me_count = 0;
+        g->me_csum = AGPU_FNV_BASIS;
+        break;
+    case AGPU_REG_CP_ME_RAM_DATA:
+        agpu_fw_word(&g->me_addr, &g->me_count, &g->me_csum, g->me_ram,
+                     value);
+        break;
+    case AGPU_REG_CP_PFP_UCODE_ADDR:
+        g->regs[reg] = value;
+        g->pfp_addr = value;
+        g->pfp_count = 0;
+        g->pfp_csum = AGPU_FNV_BASIS;
+        break;
+    case AGPU_REG_CP_PFP_UCODE_DATA:
+        agpu_fw_word(&g->pfp_addr, &g->pfp_count, &g->pfp_csum, g->pfp_ram,
+                     value);
+        break;
+    /* read-only or computed */
+    case AGPU_REG_RBBM_PATCH_RELEASE:
+    case AGPU_REG_RBBM_PERIPHID1:
+    case AGPU_REG_RBBM_PERIPHID2:
+    case AGPU_REG_RBBM_STATUS:
+    case AGPU_REG_RBBM_INT_STATUS:
+    case AGPU_REG_MASTER_INT_SIGNAL:
+    case AGPU_REG_MH_INTERRUPT_STATUS:
+    case AGPU_REG_MH_MMU_PAGE_FAULT:
+    case AGPU_REG_MH_AXI_ERROR:
+    case AGPU_REG_CP_RB_RPTR:
+    case AGPU_REG_CP_INT_STATUS:
+    case AGPU_REG_CP_STAT:
+    case AGPU_REG_CP_IB1_BASE:
+    case AGPU_REG_CP_IB1_BUFSZ:
+    case AGPU_REG_CP_IB2_BASE:
+    case AGPU_REG_CP_IB2_BUFSZ:
+    case AGPU_REG_SQ_INT_STATUS:
+    case AGPU_REG_SQ_INT_ACK:
+        break;
+    default:
+        /* plain storage, including MH_MMU_INVALIDATE: no TLB is kept */
+        g->regs[reg] = value;
+        break;
+    }
+}
+
+bool agpu_state_valid(const AGpuCore *g)
+{
+    uint32_t size = agpu_rb_size(g);
+    uint32_t i;
+
+    if (g->depth > AGPU_IB_DEPTH || g->irq_level > 1) {
+        return false;
+    }
+    if (g->rb_rptr >= size || g->rb_wptr >= size) {
+        return false;
+    }
+    for (i = 0; i < g->depth; i++) {
+        /* a packet is at most 1 + 0x4000 dwords */
+        if (g->ib_pos[i] > g->ib_size[i] || g->ib_ret[i] == 0 ||
+            g->ib_ret[i] > 0x4001) {
+            return false;
+        }
+    }
+    if (g->waiting && (g->wait_len == 0 || g->wait_len > 0x4001)) {
+        return false;
+    }
+    return true;
+}

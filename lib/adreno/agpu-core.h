@@ -1,0 +1,182 @@
+/*
+ * Adreno-200-like GPU core, free of QEMU: register file, interrupt logic,
+ * a PM4 command processor and the a2xx "gpummu" translation.
+ *
+ * It implements what the Linux 6.12 drm/msm a2xx driver uses (the
+ * project's Adreno design note, sections 3-5): probe needs no register,
+ * hw_init programs the MH/MMU, uploads the PM4/PFP firmware and sends
+ * CP_ME_INIT; a submit is IB packets plus a scratch write, a
+ * wait-for-idle, a CACHE_FLUSH_TS fence write and a CP_INTERRUPT.
+ * README.md lists where the model is simpler than a real a200.
+ *
+ * Glue contract:
+ *  - MMIO accesses are 32 bit; the glue passes the dword index
+ *    (byte offset / 4) to agpu_reg_read() / agpu_reg_write().  Reads have
+ *    no side effects (the driver dumps every register range on a hang).
+ *  - The CP never runs inside agpu_reg_write().  After a register write
+ *    for which agpu_cp_runnable() is true (typically CP_RB_WPTR or
+ *    CP_ME_CNTL), schedule a bottom half that calls agpu_run(); while
+ *    agpu_run() returns true call it again, from a bottom half when
+ *    agpu_cp_waiting() is false and from a ~100 us QEMU_CLOCK_VIRTUAL
+ *    timer when it is true (a CP_WAIT_REG_MEM polls memory).
+ *  - ops->set_irq() is called whenever the level of the single interrupt
+ *    line changes; agpu_sync_irq() re-sends the current level.
+ *  - dma_write() must make the data visible before the interrupt that
+ *    follows it (the driver reads the fence from its IRQ handler).
+ *  - The state is plain data (fixed-width fields, fixed-size arrays) so
+ *    it can be described with VMState; the only pointers are ops/opaque.
+ *    After loading, reject the state unless agpu_state_valid() is true.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef AGPU_CORE_H
+#define AGPU_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Register window: 128 KiB as on imx53; the highest register the a200
+ * driver touches is 0x4908 (a200_registers[] dump), byte 0x12420.
+ */
+#define AGPU_MMIO_SIZE          0x20000
+#define AGPU_NUM_REGS           (AGPU_MMIO_SIZE / 4)
+
+#define AGPU_CHIP_ID_A200       0x02000000u
+#define AGPU_GMEM_A200          (256 * 1024)
+
+/* IB levels below the ring: RB -> IB1 -> IB2 */
+#define AGPU_IB_DEPTH           2
+
+/* firmware words kept (the rest is only counted and checksummed) */
+#define AGPU_FW_KEEP            8
+/* "QADR": ME RAM word 1 and PFP word 0 of the project's firmware */
+#define AGPU_FW_MAGIC           0x52444151u
+
+/*
+ * Packets the CP may execute below one ring packet (i.e. inside the IBs
+ * it calls) before it gives up and hangs; bounds the work of a looping
+ * IB tree.  A field of AGpuCore so a property can change it.
+ */
+#define AGPU_DEFAULT_HANG_LIMIT (1u << 20)
+
+/* the largest ring: BUFSZ is clamped to this (2 << 22 dwords, 32 MiB) */
+#define AGPU_RB_BUFSZ_MAX       22
+
+typedef struct AGpuOps {
+    /* guest-physical DMA; return false on a bus error */
+    bool (*dma_read)(void *opaque, uint64_t addr, void *buf, uint32_t len);
+    bool (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+                      uint32_t len);
+    /* the level of the single GPU interrupt line */
+    void (*set_irq)(void *opaque, bool level);
+    /* optional (may be NULL): a guest error worth a LOG_GUEST_ERROR */
+    void (*guest_error)(void *opaque, const char *msg);
+} AGpuOps;
+
+typedef struct AGpuCore {
+    /* links, set by agpu_init(); not migrated */
+    const AGpuOps *ops;
+    void *opaque;
+
+    /* configuration (properties), set by agpu_init() or the glue */
+    uint32_t chip_id;
+    uint32_t gmem_size;
+    uint32_t hang_limit;        /* see AGPU_DEFAULT_HANG_LIMIT; 0 = never */
+    uint8_t fw_strict;          /* ME stays halted without the fw magic */
+
+    /* the interrupt line as last sent to set_irq() */
+    uint8_t irq_level;
+
+    /*
+     * Register file, indexed by dword.  Registers with behaviour keep
+     * their stored value here too (masks, status, ...); computed ones
+     * (RPTR, RBBM_STATUS, MASTER_INT_SIGNAL, IDs) are derived on read.
+     */
+    uint32_t regs[AGPU_NUM_REGS];
+
+    /* ring: dword indices, always < the ring size */
+    uint32_t rb_rptr;
+    uint32_t rb_wptr;
+
+    /*
+     * IB stack.  depth 0 = executing the ring, n = executing IBn.
+     * Entry i describes IB level i + 1; ib_ret[i] is the length of the
+     * IB packet in the caller, consumed when the IB returns.
+     */
+    uint32_t depth;
+    uint32_t ib_base[AGPU_IB_DEPTH];    /* GPU VA */
+    uint32_t ib_size[AGPU_IB_DEPTH];    /* dwords */
+    uint32_t ib_pos[AGPU_IB_DEPTH];     /* dword offset of the next packet */
+    uint32_t ib_ret[AGPU_IB_DEPTH];
+
+    /* CP_WAIT_REG_MEM in progress: the packet is re-evaluated per run */
+    uint8_t waiting;
+    uint32_t wait_len;          /* packet length to consume when done */
+    uint32_t wait_ctrl;
+    uint32_t wait_addr;
+    uint32_t wait_ref;
+    uint32_t wait_mask;
+
+    uint8_t protected_mode;     /* CP_SET_PROTECTED_MODE from the ring */
+    uint8_t hung;               /* CP gave up; only a reset clears it */
+    uint32_t hang_work;         /* packets since the ring packet started */
+    uint32_t cp_gen;            /* bumped by every CP reset */
+
+    /* firmware uploads (CP_ME_RAM_* and CP_PFP_UCODE_*) */
+    uint32_t me_addr;           /* write position */
+    uint32_t me_count;          /* words written since the last WADDR */
+    uint32_t me_csum;           /* FNV-1a over those words */
+    uint32_t me_ram[AGPU_FW_KEEP];
+    uint32_t pfp_addr;
+    uint32_t pfp_count;
+    uint32_t pfp_csum;
+    uint32_t pfp_ram[AGPU_FW_KEEP];
+
+    /* counters, for tracing and tests */
+    uint64_t stat_packets;      /* packets decoded */
+    uint64_t stat_ibs;          /* IBs entered */
+    uint32_t stat_mmu_faults;
+    uint32_t stat_bus_errors;
+    uint32_t stat_opcode_errors;
+    uint32_t stat_ib_errors;
+    uint32_t stat_protect_errors;
+    uint32_t stat_wptr_errors;
+    uint32_t stat_unimplemented;
+    uint32_t stat_hangs;
+} AGpuCore;
+
+void agpu_init(AGpuCore *g, const AGpuOps *ops, void *opaque,
+               uint32_t chip_id, uint32_t gmem_size);
+/* power-on values; lowers the interrupt line */
+void agpu_reset(AGpuCore *g);
+
+/* reg = dword index; indices outside the window read 0 / are ignored */
+uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg);
+void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value);
+
+/*
+ * Run the CP for at most `budget` packets (a long packet counts one per
+ * 64 dwords).  Returns true if it should be called again soon: more
+ * ring/IB work, or a CP_WAIT_REG_MEM pending.  Returns false when idle,
+ * halted, hung, or waiting for the rest of a packet beyond CP_RB_WPTR.
+ */
+bool agpu_run(AGpuCore *g, uint32_t budget);
+
+/* agpu_run() could make progress now (schedule it after MMIO writes) */
+bool agpu_cp_runnable(const AGpuCore *g);
+/* the CP is stalled in CP_WAIT_REG_MEM: poll from a timer */
+bool agpu_cp_waiting(const AGpuCore *g);
+/* the CP has work in flight, is stalled or hung (RBBM_STATUS bit 31) */
+bool agpu_cp_busy(const AGpuCore *g);
+/* the firmware images carry the project's magic */
+bool agpu_fw_valid(const AGpuCore *g);
+
+/* re-send the interrupt level (e.g. after migration) */
+void agpu_sync_irq(AGpuCore *g);
+
+/* for VMState post_load: indices within bounds */
+bool agpu_state_valid(const AGpuCore *g);
+
+#endif

@@ -1,0 +1,710 @@
+/*
+ * Adreno-200-like GPU core: the PM4 command processor.
+ *
+ * The CP interprets PM4 directly (no microcode): the ring at CP_RB_BASE
+ * from CP_RB_RPTR up to CP_RB_WPTR, and up to two levels of indirect
+ * buffers below it.  CP_RB_RPTR moves past a ring packet only once that
+ * packet (including any IB it called) has completed.
+ *
+ * Guest input bounds all work: agpu_run() executes a bounded number of
+ * packets, long packets are processed in chunks, IB nesting is limited,
+ * every memory access goes through the gpummu, and an IB tree that runs
+ * too long (AGpuCore.hang_limit) hangs the CP until a reset, which is
+ * what the kernel's hangcheck expects to see.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include "agpu-int.h"
+
+/* dwords copied from the command stream at a time */
+#define AGPU_CHUNK      32
+
+/* a long packet costs one budget unit per this many dwords */
+#define AGPU_COST_SHIFT 6
+
+enum {
+    AGPU_STEP_DONE,     /* a packet was executed or abandoned */
+    AGPU_STEP_POP,      /* an IB ended */
+    AGPU_STEP_IDLE,     /* the ring is empty */
+    AGPU_STEP_STARVED,  /* the packet runs beyond CP_RB_WPTR */
+    AGPU_STEP_WAIT,     /* CP_WAIT_REG_MEM not yet satisfied */
+    AGPU_STEP_HUNG,
+    AGPU_STEP_ABORT,    /* a register write reset the CP */
+};
+
+enum {
+    AGPU_EXEC_DONE,         /* consume the packet */
+    AGPU_EXEC_PUSH,         /* an IB was entered */
+    AGPU_EXEC_WAIT,
+    AGPU_EXEC_FETCH_FAULT,  /* the payload could not be read */
+    AGPU_EXEC_ABORT,
+};
+
+uint32_t agpu_rb_size(const AGpuCore *g)
+{
+    uint32_t bufsz = g->regs[AGPU_REG_CP_RB_CNTL] & AGPU_RB_CNTL_BUFSZ_MASK;
+
+    if (bufsz > AGPU_RB_BUFSZ_MAX) {
+        bufsz = AGPU_RB_BUFSZ_MAX;
+    }
+    /* BUFSZ is log2(bytes / 8), so the ring holds 2 << BUFSZ dwords */
+    return 2u << bufsz;
+}
+
+void agpu_cp_fix_ring(AGpuCore *g)
+{
+    uint32_t mask = agpu_rb_size(g) - 1;
+
+    g->rb_rptr &= mask;
+    g->rb_wptr &= mask;
+    g->regs[AGPU_REG_CP_RB_WPTR] = g->rb_wptr;
+}
+
+/*
+ * Drop everything in flight: a pending wait can then never complete and
+ * no stale fence is written after the driver's recovery.
+ */
+void agpu_cp_reset(AGpuCore *g, bool soft)
+{
+    g->rb_rptr = 0;
+    g->rb_wptr = 0;
+    g->regs[AGPU_REG_CP_RB_WPTR] = 0;
+    g->depth = 0;
+    memset(g->ib_base, 0, sizeof(g->ib_base));
+    memset(g->ib_size, 0, sizeof(g->ib_size));
+    memset(g->ib_pos, 0, sizeof(g->ib_pos));
+    memset(g->ib_ret, 0, sizeof(g->ib_ret));
+    g->regs[AGPU_REG_CP_IB1_BASE] = 0;
+    g->regs[AGPU_REG_CP_IB1_BUFSZ] = 0;
+    g->regs[AGPU_REG_CP_IB2_BASE] = 0;
+    g->regs[AGPU_REG_CP_IB2_BUFSZ] = 0;
+    g->waiting = 0;
+    g->wait_len = 0;
+    g->hung = 0;
+    g->hang_work = 0;
+    g->cp_gen++;
+    if (soft) {
+        g->protected_mode = 0;
+        g->regs[AGPU_REG_CP_INT_STATUS] = 0;
+        agpu_update_irq(g);
+    }
+}
+
+static bool agpu_cp_can_run(const AGpuCore *g)
+{
+    return !(g->regs[AGPU_REG_CP_ME_CNTL] & AGPU_ME_CNTL_HALT) &&
+           !(g->regs[AGPU_REG_RBBM_SOFT_RESET] & AGPU_SOFT_RESET_CP) &&
+           !g->hung;
+}
+
+bool agpu_cp_busy(const AGpuCore *g)
+{
+    return g->rb_rptr != g->rb_wptr || g->depth || g->waiting || g->hung;
+}
+
+bool agpu_cp_waiting(const AGpuCore *g)
+{
+    return g->waiting && agpu_cp_can_run(g);
+}
+
+bool agpu_cp_runnable(const AGpuCore *g)
+{
+    return agpu_cp_can_run(g) &&
+           (g->rb_rptr != g->rb_wptr || g->depth || g->waiting);
+}
+
+static void agpu_cp_error(AGpuCore *g, uint32_t bit, const char *msg)
+{
+    switch (bit) {
+    case AGPU_CP_INT_OPCODE_ERROR:
+        g->stat_opcode_errors++;
+        break;
+    case AGPU_CP_INT_IB_ERROR:
+        g->stat_ib_errors++;
+        break;
+    case AGPU_CP_INT_PROTECTED_MODE_ERROR:
+        g->stat_protect_errors++;
+        break;
+    default:
+        break;
+    }
+    agpu_guest_error(g, msg);
+    agpu_raise_cp(g, bit);
+}
+
+static void agpu_cp_hang(AGpuCore *g, const char *msg)
+{
+    g->hung = 1;
+    g->stat_hangs++;
+    agpu_guest_error(g, msg);
+}
+
+/*
+ * Control registers a user IB may not write once the ring has enabled
+ * protected mode: RBBM/MH/MMU, firmware ports, CP ring and interrupt
+ * registers.  Scratch and context registers stay writable.
+ */
+static bool agpu_reg_protected(uint32_t reg)
+{
+    return reg <= 0x047 ||
+           (reg >= 0x0c0 && reg <= 0x0c1) ||
+           (reg >= 0x1c0 && reg <= 0x1ff) ||
+           (reg >= 0x39b && reg <= 0x3ff) ||
+           (reg >= 0xa40 && reg <= 0xa5f);
+}
+
+/* dwords the CP may fetch at its current level */
+static uint32_t agpu_cp_avail(const AGpuCore *g)
+{
+    uint32_t i;
+
+    if (g->depth == 0) {
+        return (g->rb_wptr - g->rb_rptr) & (agpu_rb_size(g) - 1);
+    }
+    i = g->depth - 1;
+    return g->ib_pos[i] < g->ib_size[i] ? g->ib_size[i] - g->ib_pos[i] : 0;
+}
+
+/* copy n dwords at offset off from the start of the current packet */
+static bool agpu_cp_fetch(AGpuCore *g, uint32_t off, uint32_t *buf,
+                          uint32_t n)
+{
+    uint32_t i;
+
+    if (g->depth == 0) {
+        uint32_t size = agpu_rb_size(g);
+        uint32_t idx = (g->rb_rptr + off) & (size - 1);
+        uint64_t base = g->regs[AGPU_REG_CP_RB_BASE] & ~3u;
+
+        /* packets may straddle the end of the ring */
+        while (n) {
+            uint32_t run = size - idx < n ? size - idx : n;
+
+            if (!agpu_mem_read32(g, base + (uint64_t)idx * 4, buf, run)) {
+                return false;
+            }
+            buf += run;
+            n -= run;
+            idx = 0;
+        }
+        return true;
+    }
+    i = g->depth - 1;
+    return agpu_mem_read32(g, (uint64_t)g->ib_base[i] +
+                           ((uint64_t)g->ib_pos[i] + off) * 4, buf, n);
+}
+
+static void agpu_cp_consume(AGpuCore *g, uint32_t len)
+{
+    uint32_t i;
+
+    if (g->depth == 0) {
+        g->rb_rptr = (g->rb_rptr + len) & (agpu_rb_size(g) - 1);
+        return;
+    }
+    i = g->depth - 1;
+    if (len > g->ib_size[i] - g->ib_pos[i]) {
+        len = g->ib_size[i] - g->ib_pos[i];
+    }
+    g->ib_pos[i] += len;
+}
+
+/* leave the current IB and complete the IB packet that called it */
+static void agpu_cp_pop(AGpuCore *g)
+{
+    uint32_t ret = g->ib_ret[g->depth - 1];
+
+    g->depth--;
+    agpu_cp_consume(g, ret);
+    if (g->depth == 0) {
+        g->hang_work = 0;
+    }
+}
+
+static int agpu_cp_fetch_fault(AGpuCore *g)
+{
+    if (g->depth == 0) {
+        /* no way past an unreadable ring: look hung to hangcheck */
+        agpu_cp_hang(g, "agpu: cannot fetch from the ring, CP hung");
+        return AGPU_STEP_HUNG;
+    }
+    /* abandon the IB; the MH interrupt has been raised */
+    agpu_cp_pop(g);
+    return AGPU_STEP_DONE;
+}
+
+static uint32_t agpu_packet_len(uint32_t hdr)
+{
+    switch (AGPU_PM4_TYPE(hdr)) {
+    case 0:
+    case 3:
+        return 1 + AGPU_PM4_COUNT(hdr);
+    case 1:
+        return 3;       /* header + two register values */
+    default:
+        return 1;
+    }
+}
+
+static int agpu_exec_type0(AGpuCore *g, uint32_t hdr, uint32_t len)
+{
+    uint32_t reg = AGPU_PM4_T0_REG(hdr);
+    bool one_reg = hdr & AGPU_PM4_T0_ONE_REG;
+    bool check = g->depth > 0 && g->protected_mode;
+    uint32_t gen = g->cp_gen;
+    uint32_t n = len - 1;
+    uint32_t buf[AGPU_CHUNK];
+    uint32_t done = 0, i;
+    bool denied = false;
+
+    while (done < n) {
+        uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
+
+        if (!agpu_cp_fetch(g, 1 + done, buf, k)) {
+            return AGPU_EXEC_FETCH_FAULT;
+        }
+        for (i = 0; i < k; i++) {
+            uint32_t r = one_reg ? reg : reg + done + i;
+
+            if (check && agpu_reg_protected(r)) {
+                denied = true;
+                continue;
+            }
+            agpu_reg_write(g, r, buf[i]);
+            if (g->cp_gen != gen) {
+                return AGPU_EXEC_ABORT;
+            }
+        }
+        done += k;
+    }
+    if (denied) {
+        agpu_cp_error(g, AGPU_CP_INT_PROTECTED_MODE_ERROR,
+                      "agpu: IB wrote a protected register");
+    }
+    return AGPU_EXEC_DONE;
+}
+
+static int agpu_op_ib(AGpuCore *g, const uint32_t *p, uint32_t len)
+{
+    uint32_t i = g->depth;
+
+    if (i >= AGPU_IB_DEPTH) {
+        agpu_cp_error(g, AGPU_CP_INT_IB_ERROR, "agpu: IB nested too deep");
+        return AGPU_EXEC_DONE;
+    }
+    if (p[1] == 0) {
+        return AGPU_EXEC_DONE;
+    }
+    g->ib_base[i] = p[0] & ~3u;
+    g->ib_size[i] = p[1];
+    g->ib_pos[i] = 0;
+    g->ib_ret[i] = len;
+    g->regs[AGPU_REG_CP_IB1_BASE + 2 * i] = g->ib_base[i];
+    g->regs[AGPU_REG_CP_IB1_BUFSZ + 2 * i] = g->ib_size[i];
+    g->depth++;
+    g->stat_ibs++;
+    return AGPU_EXEC_PUSH;
+}
+
+static int agpu_op_mem_write(AGpuCore *g, uint32_t addr, uint32_t len)
+{
+    uint64_t va = addr & ~3u;
+    uint32_t n = len - 2;
+    uint32_t buf[AGPU_CHUNK];
+    uint32_t done = 0;
+
+    while (done < n) {
+        uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
+
+        if (!agpu_cp_fetch(g, 2 + done, buf, k)) {
+            return AGPU_EXEC_FETCH_FAULT;
+        }
+        if (!agpu_mem_write32(g, va + (uint64_t)done * 4, buf, k)) {
+            return AGPU_EXEC_DONE;      /* abandoned */
+        }
+        done += k;
+    }
+    return AGPU_EXEC_DONE;
+}
+
+static int agpu_op_reg_to_mem(AGpuCore *g, const uint32_t *p,
+                              uint32_t *cost)
+{
+    uint32_t reg = AGPU_R2M_REG(p[0]);
+    uint32_t n = AGPU_R2M_CNT(p[0]) ? AGPU_R2M_CNT(p[0]) : 1;
+    uint64_t va = p[1] & ~3u;
+    uint32_t buf[AGPU_CHUNK];
+    uint32_t done = 0, i;
+
+    /* a short packet that copies many registers costs like a long one */
+    *cost += n >> AGPU_COST_SHIFT;
+
+    while (done < n) {
+        uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
+
+        for (i = 0; i < k; i++) {
+            buf[i] = agpu_reg_read(g, reg + done + i);
+        }
+        if (!agpu_mem_write32(g, va + (uint64_t)done * 4, buf, k)) {
+            return AGPU_EXEC_DONE;      /* abandoned */
+        }
+        done += k;
+    }
+    return AGPU_EXEC_DONE;
+}
+
+static int agpu_op_set_constant(AGpuCore *g, uint32_t p0, uint32_t len)
+{
+    uint32_t reg = AGPU_REG_CONTEXT_BASE + AGPU_SETC_OFFSET(p0);
+    uint32_t gen = g->cp_gen;
+    uint32_t n = len - 2;
+    uint32_t buf[AGPU_CHUNK];
+    uint32_t done = 0, i;
+
+    if (AGPU_SETC_TYPE(p0) != AGPU_SETC_TYPE_REGISTER) {
+        /* shader constants are not modelled */
+        g->stat_unimplemented++;
+        return AGPU_EXEC_DONE;
+    }
+    while (done < n) {
+        uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
+
+        if (!agpu_cp_fetch(g, 2 + done, buf, k)) {
+            return AGPU_EXEC_FETCH_FAULT;
+        }
+        for (i = 0; i < k; i++) {
+            agpu_reg_write(g, reg + done + i, buf[i]);
+            if (g->cp_gen != gen) {
+                return AGPU_EXEC_ABORT;
+            }
+        }
+        done += k;
+    }
+    return AGPU_EXEC_DONE;
+}
+
+static bool agpu_compare(uint32_t func, uint32_t val, uint32_t ref,
+                         bool is_signed)
+{
+    if (is_signed) {
+        /* flipping the sign bit maps the signed order onto the unsigned */
+        val ^= 0x80000000u;
+        ref ^= 0x80000000u;
+    }
+    switch (func) {
+    case 1:
+        return val < ref;
+    case 2:
+        return val <= ref;
+    case 3:
+        return val == ref;
+    case 4:
+        return val != ref;
+    case 5:
+        return val >= ref;
+    case 6:
+        return val > ref;
+    default:
+        return true;    /* 0 is "always"; 7 is rejected at decode */
+    }
+}
+
+/* 1: condition met, 0: keep waiting, -1: the poll faulted */
+static int agpu_wait_check(AGpuCore *g)
+{
+    uint32_t val;
+
+    if (g->wait_ctrl & AGPU_WRM_MEMORY) {
+        if (!agpu_mem_read32(g, g->wait_addr & ~3u, &val, 1)) {
+            return -1;
+        }
+    } else {
+        val = agpu_reg_read(g, g->wait_addr);
+    }
+    return agpu_compare(AGPU_WRM_FUNC(g->wait_ctrl), val & g->wait_mask,
+                        g->wait_ref & g->wait_mask,
+                        g->wait_ctrl & AGPU_WRM_SIGNED);
+}
+
+static int agpu_op_wait_reg_mem(AGpuCore *g, const uint32_t *p, uint32_t len)
+{
+    if (AGPU_WRM_FUNC(p[0]) == 7) {
+        agpu_cp_error(g, AGPU_CP_INT_RESERVED_BIT_ERROR,
+                      "agpu: CP_WAIT_REG_MEM with a reserved function");
+        return AGPU_EXEC_DONE;
+    }
+    g->wait_ctrl = p[0];
+    g->wait_addr = p[1];
+    g->wait_ref = p[2];
+    g->wait_mask = p[3];
+    g->wait_len = len;
+    /* a faulting poll abandons the packet rather than stalling forever */
+    if (agpu_wait_check(g) != 0) {
+        return AGPU_EXEC_DONE;
+    }
+    g->waiting = 1;
+    return AGPU_EXEC_WAIT;
+}
+
+/* a2xx 3D opcodes that are accepted and ignored: no 3D pipe is modelled */
+static bool agpu_op_ignored(uint32_t op)
+{
+    switch (op) {
+    case AGPU_CP_DRAW_INDX:
+    case AGPU_CP_VIZ_QUERY:
+    case AGPU_CP_SET_STATE:
+    case AGPU_CP_IM_LOAD:
+    case AGPU_CP_IM_LOAD_IMMEDIATE:
+    case AGPU_CP_IM_STORE:
+    case AGPU_CP_LOAD_CONSTANT_CONTEXT:
+    case AGPU_CP_SET_BIN_DATA:
+    case AGPU_CP_DRAW_INDX_BIN:
+    case AGPU_CP_DRAW_INDX_2_BIN:
+    case AGPU_CP_DRAW_INDX_2:
+    case AGPU_CP_INVALIDATE_STATE:
+    case AGPU_CP_SET_SHADER_BASES:
+    case AGPU_CP_SET_BIN_BASE_OFFSET:
+    case AGPU_CP_SET_BIN:
+    case AGPU_CP_SET_BIN_MASK:
+    case AGPU_CP_SET_BIN_SELECT:
+    case AGPU_CP_CONTEXT_UPDATE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* payload dwords an opcode needs; 0 for opcodes that read none */
+static uint32_t agpu_op_min_payload(uint32_t op)
+{
+    switch (op) {
+    case AGPU_CP_SET_PROTECTED_MODE:
+    case AGPU_CP_EVENT_WRITE:
+    case AGPU_CP_INTERRUPT:
+        return 1;
+    case AGPU_CP_INDIRECT_BUFFER_PFD:
+    case AGPU_CP_INDIRECT_BUFFER:
+    case AGPU_CP_MEM_WRITE:
+    case AGPU_CP_REG_TO_MEM:
+    case AGPU_CP_SET_CONSTANT:
+        return 2;
+    case AGPU_CP_WAIT_REG_MEM:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static int agpu_exec_type3(AGpuCore *g, uint32_t hdr, uint32_t len,
+                           uint32_t *cost)
+{
+    uint32_t op = AGPU_PM4_T3_OPCODE(hdr);
+    uint32_t need = agpu_op_min_payload(op);
+    uint32_t p[4];
+    uint32_t v;
+
+    if (need) {
+        if (len - 1 < need) {
+            agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR,
+                          "agpu: type-3 packet too short");
+            return AGPU_EXEC_DONE;
+        }
+        if (!agpu_cp_fetch(g, 1, p, need)) {
+            return AGPU_EXEC_FETCH_FAULT;
+        }
+    }
+
+    switch (op) {
+    case AGPU_CP_NOP:
+    case AGPU_CP_WAIT_FOR_IDLE:     /* the model is always idle between */
+    case AGPU_CP_ME_INIT:           /* nothing to set up */
+        return AGPU_EXEC_DONE;
+    case AGPU_CP_SET_PROTECTED_MODE:
+        if (g->depth > 0 && g->protected_mode) {
+            agpu_cp_error(g, AGPU_CP_INT_PROTECTED_MODE_ERROR,
+                          "agpu: IB tried to leave protected mode");
+            return AGPU_EXEC_DONE;
+        }
+        g->protected_mode = p[0] & 1;
+        return AGPU_EXEC_DONE;
+    case AGPU_CP_INDIRECT_BUFFER_PFD:
+    case AGPU_CP_INDIRECT_BUFFER:
+        return agpu_op_ib(g, p, len);
+    case AGPU_CP_EVENT_WRITE:
+        if (len - 1 >= 3) {
+            if (!agpu_cp_fetch(g, 2, p + 1, 2)) {
+                return AGPU_EXEC_FETCH_FAULT;
+            }
+            v = p[2];
+            if (!agpu_mem_write32(g, p[1] & ~3u, &v, 1)) {
+                return AGPU_EXEC_DONE;  /* abandoned, no interrupt */
+            }
+        }
+        if (p[0] & AGPU_EVENT_IRQ) {
+            agpu_raise_cp(g, AGPU_CP_INT_RB);
+        }
+        return AGPU_EXEC_DONE;
+    case AGPU_CP_INTERRUPT:
+        agpu_raise_cp(g, p[0] & (AGPU_CP_INT_RB | AGPU_CP_INT_IB1 |
+                                 AGPU_CP_INT_IB2));
+        return AGPU_EXEC_DONE;
+    case AGPU_CP_MEM_WRITE:
+        return agpu_op_mem_write(g, p[0], len);
+    case AGPU_CP_REG_TO_MEM:
+        return agpu_op_reg_to_mem(g, p, cost);
+    case AGPU_CP_WAIT_REG_MEM:
+        return agpu_op_wait_reg_mem(g, p, len);
+    case AGPU_CP_SET_CONSTANT:
+        return agpu_op_set_constant(g, p[0], len);
+    default:
+        if (agpu_op_ignored(op)) {
+            g->stat_unimplemented++;
+            return AGPU_EXEC_DONE;
+        }
+        agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR,
+                      "agpu: unknown type-3 opcode");
+        return AGPU_EXEC_DONE;
+    }
+}
+
+static int agpu_cp_step(AGpuCore *g, uint32_t *cost)
+{
+    uint32_t avail = agpu_cp_avail(g);
+    uint32_t hdr, len;
+    int r;
+
+    *cost = 1;
+    if (avail == 0) {
+        if (g->depth == 0) {
+            return AGPU_STEP_IDLE;
+        }
+        agpu_cp_pop(g);
+        return AGPU_STEP_POP;
+    }
+    if (!agpu_cp_fetch(g, 0, &hdr, 1)) {
+        return agpu_cp_fetch_fault(g);
+    }
+    len = agpu_packet_len(hdr);
+    if (len > avail) {
+        if (g->depth == 0) {
+            /* wait for the guest to write the rest (or for hangcheck) */
+            return AGPU_STEP_STARVED;
+        }
+        agpu_cp_error(g, AGPU_CP_INT_IB_ERROR,
+                      "agpu: packet runs past the end of its IB");
+        agpu_cp_pop(g);
+        return AGPU_STEP_DONE;
+    }
+
+    g->stat_packets++;
+    *cost = 1 + (len >> AGPU_COST_SHIFT);
+
+    switch (AGPU_PM4_TYPE(hdr)) {
+    case 0:
+        r = agpu_exec_type0(g, hdr, len);
+        break;
+    case 1:
+        agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR, "agpu: type-1 packet");
+        r = AGPU_EXEC_DONE;
+        break;
+    case 2:
+        r = AGPU_EXEC_DONE;
+        break;
+    default:
+        r = agpu_exec_type3(g, hdr, len, cost);
+        break;
+    }
+
+    switch (r) {
+    case AGPU_EXEC_DONE:
+        agpu_cp_consume(g, len);
+        break;
+    case AGPU_EXEC_PUSH:
+        break;
+    case AGPU_EXEC_WAIT:
+        return AGPU_STEP_WAIT;
+    case AGPU_EXEC_FETCH_FAULT:
+        return agpu_cp_fetch_fault(g);
+    default:
+        return AGPU_STEP_ABORT;
+    }
+
+    if (g->depth > 0 && g->hang_limit && ++g->hang_work >= g->hang_limit) {
+        agpu_cp_hang(g, "agpu: IB ran too long, CP hung");
+        return AGPU_STEP_HUNG;
+    }
+    return AGPU_STEP_DONE;
+}
+
+/* re-evaluate a pending CP_WAIT_REG_MEM; true if the CP may go on */
+static bool agpu_cp_wait_poll(AGpuCore *g)
+{
+    if (agpu_wait_check(g) == 0) {
+        return false;
+    }
+    g->waiting = 0;
+    agpu_cp_consume(g, g->wait_len);
+    return true;
+}
+
+static void agpu_rptr_writeback(AGpuCore *g)
+{
+    uint32_t addr = g->regs[AGPU_REG_CP_RB_RPTR_ADDR] & AGPU_RB_RPTR_ADDR_MASK;
+    uint32_t v = g->rb_rptr;
+
+    /* the msm driver sets NO_UPDATE; KGSL-style drivers shadow RPTR */
+    if (!(g->regs[AGPU_REG_CP_RB_CNTL] & AGPU_RB_CNTL_NO_UPDATE) && addr) {
+        agpu_mem_write32(g, addr, &v, 1);
+    }
+}
+
+bool agpu_run(AGpuCore *g, uint32_t budget)
+{
+    uint32_t start_rptr = g->rb_rptr;
+    bool polled = false;
+    bool again;
+
+    for (;;) {
+        uint32_t cost;
+        int r;
+
+        if (!agpu_cp_can_run(g)) {
+            again = false;
+            break;
+        }
+        if (g->waiting) {
+            /* one poll per call: the glue's timer paces the retries */
+            if (polled || budget == 0) {
+                again = true;
+                break;
+            }
+            polled = true;
+            budget--;
+            if (!agpu_cp_wait_poll(g)) {
+                again = true;
+                break;
+            }
+            continue;
+        }
+        if (budget == 0) {
+            again = agpu_cp_runnable(g);
+            break;
+        }
+        r = agpu_cp_step(g, &cost);
+        if (r == AGPU_STEP_DONE || r == AGPU_STEP_ABORT) {
+            budget -= cost < budget ? cost : budget;
+        } else if (r == AGPU_STEP_WAIT) {
+            polled = true;
+        } else if (r != AGPU_STEP_POP) {
+            again = false;      /* idle, starved or hung */
+            break;
+        }
+    }
+
+    if (g->rb_rptr != start_rptr) {
+        agpu_rptr_writeback(g);
+    }
+    return again;
+}
