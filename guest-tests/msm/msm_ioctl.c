@@ -1,0 +1,3018 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * msm_ioctl - the drm/msm ioctls of Linux 6.12 on the emulated Adreno 200.
+ *
+ * Above all this checks the input validation that commit 93ddb0d3b022
+ * ("drm/msm: validate flags, etc") introduced and 6.12 still has: unknown
+ * GEM_NEW flags, CPU_PREP op bits, WAIT_FENCE flags (the pad check of 2014,
+ * replaced by a flags check in MSM 1.11), SUBMIT bo flags and SUBMIT cmd
+ * types are rejected with EINVAL.  Every unknown bit of each mask is its own
+ * case, each on an otherwise valid call, so a kernel without one of those
+ * checks fails exactly that group.  Around them: every other check of the
+ * ioctls reachable on a2xx (design note adreno.md, section 6.2, re-read
+ * against the 6.12 source), and positive cases that make the GPU execute
+ * the test's own PM4 (CP_MEM_WRITE, CP_REG_TO_MEM, CP_WAIT_REG_MEM, IB2,
+ * relocs), fences, queues, fence fds, syncobjs, madvise/purge, runtime
+ * suspend and a real hang with hangcheck recovery.
+ *
+ * Sources of the expectations (6.12): msm_drv.c (the ioctl entry points),
+ * msm_gem.c, msm_gem_submit.c, msm_submitqueue.c, msm_gpu.c
+ * (recover_worker, hangcheck_handler), adreno/adreno_gpu.c (get/set_param),
+ * adreno/a2xx_gpu.c (a2xx_submit), drm_ioctl.c, drm_gem.c, drm_syncobj.c.
+ *
+ * Run as root (SYSPROF and the debugfs knobs need it; the cases that need a
+ * capability to be absent drop it in a child).  If no msm render node shows
+ * up within 5 s, every case fails with that reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+#include <linux/sync_file.h>
+
+#include "ktap.h"
+#include "msm_common.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define WHY_LEN		320
+
+/* include/linux/errno.h: kernel-internal, but GEM_INFO returns it as is. */
+#define ETOOSMALL	525
+
+/* Expected a200 identity (a2xx_catalog.c, adreno_gpu.c:adreno_get_param). */
+#define A200_GPU_ID	200
+#define A200_CHIP_ID	0x02000000u
+#define A200_GMEM	(256u * 1024u)
+#define A200_GMEM_BASE	0x100000u
+#define A200_MAX_FREQ	200000000u	/* OPP fallback, or a 200 MHz table */
+#define A200_PRIORITIES	3u		/* 1 ring x NR_SCHED_PRIORITIES */
+
+/* ---- cases ---------------------------------------------------------------- */
+
+/* 0: pass; -1: fail; 1: skip.  why gets the reason. */
+typedef int (*case_fn)(unsigned long arg, char *why);
+
+struct tcase {
+	char name[128];
+	case_fn fn;
+	unsigned long arg;
+};
+
+static struct tcase g_cases[640];
+static unsigned g_ncases;
+
+static KTAP_PRINTF(3, 4) void add(case_fn fn, unsigned long arg,
+				  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g_ncases >= ARRAY_SIZE(g_cases)) {
+		fprintf(stderr, "msm_ioctl: too many cases\n");
+		exit(2);
+	}
+	va_start(ap, fmt);
+	vsnprintf(g_cases[g_ncases].name, sizeof(g_cases[0].name), fmt, ap);
+	va_end(ap);
+	g_cases[g_ncases].fn = fn;
+	g_cases[g_ncases].arg = arg;
+	g_ncases++;
+}
+
+#define FAIL(...) do { snprintf(why, WHY_LEN, __VA_ARGS__); return -1; } while (0)
+#define SKIP(...) do { snprintf(why, WHY_LEN, __VA_ARGS__); return 1; } while (0)
+/* for functions with cleanup: int ret = 0; ... out: cleanup; return ret; */
+#define FAILG(...) do { snprintf(why, WHY_LEN, __VA_ARGS__); ret = -1; goto out; } while (0)
+#define BAILG() do { ret = -1; goto out; } while (0)
+#define MAKE(b, fd, size, flags) \
+	do { if (bo_make((b), (fd), (size), (flags), why, WHY_LEN)) { ret = -1; goto out; } } while (0)
+
+/* Put pfx in front of the reason already in why. */
+static void why_prefix(char *why, const char *pfx)
+{
+	char t[WHY_LEN];
+
+	snprintf(t, sizeof(t), "%s%.250s", pfx, why);
+	memcpy(why, t, WHY_LEN);
+}
+
+static const char *ename(int e)
+{
+	static char bufs[4][24];
+	static unsigned n;
+	char *b;
+
+	switch (e) {
+	case 0: return "success";
+#define E(x) case x: return #x
+	E(EPERM); E(ENOENT); E(EINTR); E(EIO); E(EBADF); E(ENXIO);
+	E(ENOMEM); E(EACCES); E(EFAULT); E(EBUSY); E(EINVAL); E(EMFILE);
+	E(ENOTTY); E(ENOSPC); E(ENODEV); E(ETIMEDOUT); E(EOPNOTSUPP);
+	E(EOVERFLOW); E(ETIME); E(EAGAIN); E(ENOSYS);
+#undef E
+	case ETOOSMALL: return "ETOOSMALL";
+	case 512: return "ERESTARTSYS";
+	}
+	b = bufs[n++ % 4];
+	snprintf(b, sizeof(bufs[0]), "errno %d", e);
+	return b;
+}
+
+/* r is 0 or -errno, e is 0 or an errno. */
+#define EXPECT(r, e, what) do { int r_ = (r); if (r_ != -(e)) \
+	FAIL("%s: got %s, expected %s", (what), ename(-r_), ename(e)); } while (0)
+#define EXPECTG(r, e, what) do { int r_ = (r); if (r_ != -(e)) \
+	FAILG("%s: got %s, expected %s", (what), ename(-r_), ename(e)); } while (0)
+
+/* ---- global state ---------------------------------------------------------- */
+
+static int g_fd = -1;			/* the msm render node */
+static char g_render[64];
+static char g_nodev[WHY_LEN];		/* non-empty: why every case fails */
+static long g_page;
+static char g_dbg[160];			/* debugfs dir of the device, or "" */
+static void *g_badptr;			/* one PROT_NONE page */
+static uint8_t *g_edge;			/* a RW page followed by a PROT_NONE page */
+
+static struct bo g_nop;			/* one-page WC BO, a 3-dword CP_NOP at 0 */
+static int g_fix_ok;
+static char g_fix_why[WHY_LEN];
+
+#define NEED_FIX() do { if (!g_fix_ok) FAIL("fixture: %.200s", g_fix_why); } while (0)
+
+static const uint32_t nop3[] = { PM4_PKT3(CP_NOP, 2), 0, 0 };
+
+static void fixture_init(void)
+{
+	/* obj->size is PAGE_ALIGNed: make the BO exactly one CPU page (>= 4 KiB) */
+	uint32_t size = g_page > 4096 ? (uint32_t)g_page : 4096;
+
+	if (bo_make(&g_nop, g_fd, size, MSM_BO_WC, g_fix_why, WHY_LEN))
+		return;
+	bo_write(&g_nop, 0, nop3, ARRAY_SIZE(nop3));
+	g_fix_ok = 1;
+}
+
+/* The valid submit every SUBMIT negative case starts from: one NOP IB.
+ * g_nop.size below is the object size the kernel bounds-checks against. */
+static void sub_base(struct sub *x, uint32_t queue)
+{
+	sub_init(x, queue);
+	sub_bo(x, g_nop.handle, MSM_SUBMIT_BO_READ);
+	sub_cmd(x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(nop3));
+}
+
+static void close_fence_fd(struct sub *x)
+{
+	if ((x->s.flags & MSM_SUBMIT_FENCE_FD_OUT) && x->s.fence_fd >= 0)
+		close(x->s.fence_fd);
+	x->s.fence_fd = -1;
+}
+
+/* Submit x, expect errno e (0: success); on success wait for the fence. */
+static int sub_expect(struct sub *x, int e, char *why)
+{
+	int r = sub_do(g_fd, x);
+
+	if (r == 0) {
+		close_fence_fd(x);
+		wait_fence(g_fd, x->s.queueid, x->s.fence, 5000);
+	}
+	EXPECT(r, e, "SUBMIT");
+	return 0;
+}
+
+/* Submit one IB (n dwords at byte offset off of cmd) and wait up to 5 s. */
+static int run_ib(int fd, uint32_t queue, struct bo *cmd, uint32_t off,
+		  const uint32_t *dw, unsigned n, struct bo *data,
+		  uint32_t dflags, uint32_t *fence, char *why)
+{
+	struct sub x;
+	int r;
+
+	bo_write(cmd, off, dw, n);
+	sub_init(&x, queue);
+	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ);
+	if (data)
+		sub_bo(&x, data->handle, dflags);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, off, n * 4);
+	r = sub_do(fd, &x);
+	if (r)
+		FAIL("SUBMIT: %s", ename(-r));
+	if (fence)
+		*fence = x.s.fence;
+	r = wait_fence(fd, queue, x.s.fence, 5000);
+	if (r)
+		FAIL("WAIT_FENCE(queue %u, fence %u, 5 s): %s", queue,
+		     x.s.fence, ename(-r));
+	return 0;
+}
+
+static int cpu_prep(int fd, uint32_t handle, uint32_t op, int ms)
+{
+	struct drm_msm_gem_cpu_prep p;
+
+	memset(&p, 0, sizeof(p));
+	p.handle = handle;
+	p.op = op;
+	p.timeout = deadline_ms(ms);
+	return xioctl(fd, DRM_IOCTL_MSM_GEM_CPU_PREP, &p);
+}
+
+static int madvise_bo(int fd, uint32_t handle, uint32_t madv, uint32_t *retained)
+{
+	struct drm_msm_gem_madvise m;
+	int r;
+
+	memset(&m, 0, sizeof(m));
+	m.handle = handle;
+	m.madv = madv;
+	m.retained = 0xdeadbeef;
+	r = xioctl(fd, DRM_IOCTL_MSM_GEM_MADVISE, &m);
+	if (retained)
+		*retained = m.retained;
+	return r;
+}
+
+static int queue_faults(int fd, uint32_t id, uint32_t *faults)
+{
+	struct drm_msm_submitqueue_query q;
+
+	memset(&q, 0, sizeof(q));
+	*faults = 0xdeadbeef;
+	q.data = (uintptr_t)faults;
+	q.id = id;
+	q.param = MSM_SUBMITQUEUE_PARAM_FAULTS;
+	q.len = sizeof(*faults);
+	return xioctl(fd, DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &q);
+}
+
+static int syncobj_create(uint32_t flags, uint32_t *handle)
+{
+	struct drm_syncobj_create c;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	c.flags = flags;
+	r = xioctl(g_fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+	if (r == 0)
+		*handle = c.handle;
+	return r;
+}
+
+static void syncobj_destroy(uint32_t handle)
+{
+	struct drm_syncobj_destroy d;
+
+	memset(&d, 0, sizeof(d));
+	d.handle = handle;
+	xioctl(g_fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+}
+
+static int syncobj_wait(uint32_t handle, int ms)
+{
+	struct drm_syncobj_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.handles = (uintptr_t)&handle;
+	w.count_handles = 1;
+	w.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
+	w.timeout_nsec = mono_ns() + (int64_t)ms * 1000000LL;
+	return xioctl(g_fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* debugfs file of the device: read/write a number; 0 or -errno. */
+static int dbg_read(const char *file, long long *v)
+{
+	char p[224], buf[64];
+	ssize_t n;
+	int fd;
+
+	if (!g_dbg[0])
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/%s", g_dbg, file);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	*v = strtoll(buf, NULL, 0);
+	return 0;
+}
+
+static int dbg_write(const char *file, long long v)
+{
+	char p[224], buf[32];
+	int fd, len, r = 0;
+
+	if (!g_dbg[0])
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/%s", g_dbg, file);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%lld\n", v);
+	if (write(fd, buf, len) != len)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/*
+ * Run fn in a child that first dropped capability cap from its effective set
+ * (cap < 0: none dropped).  The child shares g_fd's open file.  Returns fn's
+ * 0/-errno, or -1000 - n when the child could not be set up.
+ */
+static int in_child(int cap, int (*fn)(void *), void *arg)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1000;
+	if (pid == 0) {
+		int r;
+
+		if (cap >= 0) {
+			struct __user_cap_header_struct h = {
+				_LINUX_CAPABILITY_VERSION_3, 0 };
+			struct __user_cap_data_struct d[2];
+
+			if (syscall(SYS_capget, &h, d))
+				_exit(250);
+			d[cap / 32].effective &= ~(1u << (cap % 32));
+			if (syscall(SYS_capset, &h, d))
+				_exit(251);
+		}
+		r = fn(arg);
+		_exit(r > 0 || r < -249 ? 252 : -r);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1001;
+	if (WEXITSTATUS(st) >= 250)
+		return -1000 - WEXITSTATUS(st);
+	return -WEXITSTATUS(st);
+}
+
+/* ===== DRM core ============================================================= */
+
+static int c_version(unsigned long arg, char *why)
+{
+	struct drm_version v;
+	char name[32];
+	int r;
+
+	(void)arg;
+	r = drm_driver_name(g_fd, name, sizeof(name), &v);
+	EXPECT(r, 0, "DRM_IOCTL_VERSION");
+	if (strcmp(name, "msm") || v.name_len != 3)
+		FAIL("name \"%s\" (len %zu), expected \"msm\" (3)", name, v.name_len);
+	if (v.version_major != 1 || v.version_minor != 12 ||
+	    v.version_patchlevel != 0)
+		FAIL("version %d.%d.%d, expected 1.12.0 (MSM_VERSION_* in 6.12)",
+		     v.version_major, v.version_minor, v.version_patchlevel);
+	return 0;
+}
+
+static int c_card0(unsigned long arg, char *why)
+{
+	char name[32];
+	int fd, r;
+
+	(void)arg;
+	fd = open("/dev/dri/card0", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		FAIL("open /dev/dri/card0: %s", strerror(errno));
+	r = drm_driver_name(fd, name, sizeof(name), NULL);
+	close(fd);
+	EXPECT(r, 0, "DRM_IOCTL_VERSION on card0");
+	if (strcmp(name, "msm"))
+		FAIL("card0 is driver \"%s\", expected msm", name);
+	return 0;
+}
+
+/* drm_ioctl(): a driver nr beyond num_ioctls, or a hole (no func): EINVAL. */
+static int c_core_nr(unsigned long nr, char *why)
+{
+	uint8_t buf[32];
+
+	memset(buf, 0, sizeof(buf));
+	EXPECT(xioctl(g_fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + nr, buf),
+		      buf), EINVAL, "ioctl");
+	return 0;
+}
+
+static int c_core_type(unsigned long arg, char *why)
+{
+	struct drm_msm_param p;
+
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	p.pipe = MSM_PIPE_3D0;
+	p.param = MSM_PARAM_GPU_ID;
+	EXPECT(xioctl(g_fd, _IOWR('x', DRM_COMMAND_BASE + DRM_MSM_GET_PARAM,
+				  struct drm_msm_param), &p), ENOTTY, "ioctl");
+	return 0;
+}
+
+/* A caller built against the pre-"len" 16-byte struct: drm_ioctl zero-fills. */
+static int c_short_param(unsigned long arg, char *why)
+{
+	struct { uint32_t pipe, param; uint64_t value; } p;
+
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	p.pipe = MSM_PIPE_3D0;
+	p.param = MSM_PARAM_GPU_ID;
+	EXPECT(xioctl(g_fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE +
+				  DRM_MSM_GET_PARAM, p), &p), 0, "GET_PARAM");
+	if (p.value != A200_GPU_ID)
+		FAIL("value %llu, expected %u", (unsigned long long)p.value,
+		     A200_GPU_ID);
+	return 0;
+}
+
+/* ===== GET_PARAM / SET_PARAM ================================================ */
+
+static const struct {
+	const char *what;
+	uint32_t param;
+	uint64_t value;
+} get_param_pos[] = {
+	{ "GPU_ID is 200", MSM_PARAM_GPU_ID, A200_GPU_ID },
+	{ "CHIP_ID is 0x02000000", MSM_PARAM_CHIP_ID, A200_CHIP_ID },
+	{ "GMEM_SIZE is 256 KiB", MSM_PARAM_GMEM_SIZE, A200_GMEM },
+	{ "GMEM_BASE is 0x100000", MSM_PARAM_GMEM_BASE, A200_GMEM_BASE },
+	{ "MAX_FREQ is 200 MHz", MSM_PARAM_MAX_FREQ, A200_MAX_FREQ },
+	{ "PRIORITIES is 3", MSM_PARAM_PRIORITIES, A200_PRIORITIES },
+	{ "PP_PGTABLE is 0", MSM_PARAM_PP_PGTABLE, 0 },
+	{ "HIGHEST_BANK_BIT is 0", MSM_PARAM_HIGHEST_BANK_BIT, 0 },
+	{ "RAYTRACING is 0", MSM_PARAM_RAYTRACING, 0 },
+	{ "UBWC_SWIZZLE is 0", MSM_PARAM_UBWC_SWIZZLE, 0 },
+	{ "MACROTILE_MODE is 0", MSM_PARAM_MACROTILE_MODE, 0 },
+};
+
+static int c_get_param_pos(unsigned long i, char *why)
+{
+	uint64_t v = 0xdeadbeefdeadbeefULL;
+
+	EXPECT(get_param(g_fd, get_param_pos[i].param, &v), 0, "GET_PARAM");
+	if (v != get_param_pos[i].value)
+		FAIL("value 0x%llx, expected 0x%llx", (unsigned long long)v,
+		     (unsigned long long)get_param_pos[i].value);
+	return 0;
+}
+
+static int c_get_param_counter(unsigned long param, char *why)
+{
+	uint64_t a = ~0ULL, b = ~0ULL;
+
+	EXPECT(get_param(g_fd, (uint32_t)param, &a), 0, "GET_PARAM");
+	EXPECT(get_param(g_fd, (uint32_t)param, &b), 0, "GET_PARAM");
+	if (a > 0xffffffffULL || b < a)
+		FAIL("values %llu then %llu: not a small monotonic counter",
+		     (unsigned long long)a, (unsigned long long)b);
+	ktap_print_msg("param 0x%lx = %llu", param, (unsigned long long)a);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint32_t pipe, param, len, pad;
+} get_param_neg[] = {
+	{ "GET_PARAM pipe 0 (NONE) rejected with EINVAL", MSM_PIPE_NONE, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pipe 1 (2D0) rejected with EINVAL", MSM_PIPE_2D0, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pipe 2 (2D1) rejected with EINVAL", MSM_PIPE_2D1, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pipe 0x11 rejected with EINVAL", 0x11, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pipe 0x10010 rejected with EINVAL", 0x10010, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pipe 0xffffffff rejected with EINVAL", 0xffffffff, MSM_PARAM_GPU_ID, 0, 0 },
+	{ "GET_PARAM pad 1 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_GPU_ID, 0, 1 },
+	{ "GET_PARAM pad 0x80000000 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_GPU_ID, 0, 0x80000000 },
+	{ "GET_PARAM len 8 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_GPU_ID, 8, 0 },
+	{ "GET_PARAM len 1 on FAULTS rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_FAULTS, 1, 0 },
+	{ "GET_PARAM param 0 rejected with EINVAL", MSM_PIPE_3D0, 0, 0, 0 },
+	{ "GET_PARAM param 0x14 (unknown) rejected with EINVAL", MSM_PIPE_3D0, 0x14, 0, 0 },
+	{ "GET_PARAM param 0xffffffff rejected with EINVAL", MSM_PIPE_3D0, 0xffffffff, 0, 0 },
+	{ "GET_PARAM TIMESTAMP (no get_timestamp on a2xx) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_TIMESTAMP, 0, 0 },
+	{ "GET_PARAM VA_START (shared address space) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_VA_START, 0, 0 },
+	{ "GET_PARAM VA_SIZE (shared address space) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_VA_SIZE, 0, 0 },
+	{ "GET_PARAM SYSPROF (write-only) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, 0, 0 },
+	{ "GET_PARAM COMM (write-only) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_COMM, 0, 0 },
+	{ "GET_PARAM CMDLINE (write-only) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_CMDLINE, 0, 0 },
+};
+
+static int c_get_param_neg(unsigned long i, char *why)
+{
+	struct drm_msm_param p;
+
+	memset(&p, 0, sizeof(p));
+	p.pipe = get_param_neg[i].pipe;
+	p.param = get_param_neg[i].param;
+	p.len = get_param_neg[i].len;
+	p.pad = get_param_neg[i].pad;
+	EXPECT(xioctl(g_fd, DRM_IOCTL_MSM_GET_PARAM, &p), EINVAL, "GET_PARAM");
+	return 0;
+}
+
+enum { V_LIT, V_BAD, V_STR };
+#define LEN_PAGE	0xfffffffeu	/* stands for PAGE_SIZE */
+#define LEN_PAGE1	0xffffffffu	/* stands for PAGE_SIZE + 1 */
+
+static const struct {
+	const char *name;
+	uint32_t pipe, param;
+	int vk;			/* V_*: how value is made */
+	uint64_t value;
+	uint32_t len, pad;
+	int err;
+} set_param_cases[] = {
+	{ "SET_PARAM pipe 0 (NONE) rejected with EINVAL", 0, MSM_PARAM_SYSPROF, V_LIT, 0, 0, 0, EINVAL },
+	{ "SET_PARAM pipe 0x11 rejected with EINVAL", 0x11, MSM_PARAM_SYSPROF, V_LIT, 0, 0, 0, EINVAL },
+	{ "SET_PARAM pad 1 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 0, 0, 1, EINVAL },
+	{ "SET_PARAM GPU_ID (read-only) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_GPU_ID, V_LIT, 200, 0, 0, EINVAL },
+	{ "SET_PARAM FAULTS (read-only) rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_FAULTS, V_LIT, 0, 0, 0, EINVAL },
+	{ "SET_PARAM param 0 rejected with EINVAL", MSM_PIPE_3D0, 0, V_LIT, 0, 0, 0, EINVAL },
+	{ "SET_PARAM param 0x14 (unknown) rejected with EINVAL", MSM_PIPE_3D0, 0x14, V_LIT, 0, 0, 0, EINVAL },
+	{ "SET_PARAM SYSPROF len 4 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 0, 4, 0, EINVAL },
+	{ "SET_PARAM SYSPROF 3 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 3, 0, 0, EINVAL },
+	{ "SET_PARAM SYSPROF 0xffffffff rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 0xffffffff, 0, 0, EINVAL },
+	{ "SET_PARAM COMM len PAGE_SIZE+1 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_COMM, V_STR, 0, LEN_PAGE1, 0, EINVAL },
+	{ "SET_PARAM CMDLINE len PAGE_SIZE+1 rejected with EINVAL", MSM_PIPE_3D0, MSM_PARAM_CMDLINE, V_STR, 0, LEN_PAGE1, 0, EINVAL },
+	{ "SET_PARAM COMM bad pointer rejected with EFAULT", MSM_PIPE_3D0, MSM_PARAM_COMM, V_BAD, 0, 8, 0, EFAULT },
+	{ "SET_PARAM CMDLINE bad pointer rejected with EFAULT", MSM_PIPE_3D0, MSM_PARAM_CMDLINE, V_BAD, 0, 8, 0, EFAULT },
+	{ "SET_PARAM COMM \"patchbay-msm\" accepted", MSM_PIPE_3D0, MSM_PARAM_COMM, V_STR, 0, 12, 0, 0 },
+	{ "SET_PARAM CMDLINE \"patchbay-msm\" accepted", MSM_PIPE_3D0, MSM_PARAM_CMDLINE, V_STR, 0, 12, 0, 0 },
+	{ "SET_PARAM COMM len PAGE_SIZE accepted", MSM_PIPE_3D0, MSM_PARAM_COMM, V_STR, 0, LEN_PAGE, 0, 0 },
+	{ "SET_PARAM SYSPROF 1 accepted", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 1, 0, 0, 0 },
+	{ "SET_PARAM SYSPROF 0 accepted", MSM_PIPE_3D0, MSM_PARAM_SYSPROF, V_LIT, 0, 0, 0, 0 },
+};
+
+static char *g_strbuf;			/* page + 2 bytes of 'p', for COMM */
+
+static int c_set_param(unsigned long i, char *why)
+{
+	struct drm_msm_param p;
+
+	memset(&p, 0, sizeof(p));
+	p.pipe = set_param_cases[i].pipe;
+	p.param = set_param_cases[i].param;
+	p.pad = set_param_cases[i].pad;
+	p.len = set_param_cases[i].len;
+	if (p.len == LEN_PAGE)
+		p.len = (uint32_t)g_page;
+	else if (p.len == LEN_PAGE1)
+		p.len = (uint32_t)g_page + 1;
+	switch (set_param_cases[i].vk) {
+	case V_LIT: p.value = set_param_cases[i].value; break;
+	case V_BAD: p.value = (uintptr_t)g_badptr; break;
+	case V_STR: p.value = (uintptr_t)g_strbuf; break;
+	}
+	if (p.len == 12)
+		p.value = (uintptr_t)"patchbay-msm";
+	EXPECT(xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p), set_param_cases[i].err,
+	       "SET_PARAM");
+	return 0;
+}
+
+static int child_sysprof(void *arg)
+{
+	struct drm_msm_param p;
+
+	(void)arg;
+	memset(&p, 0, sizeof(p));
+	p.pipe = MSM_PIPE_3D0;
+	p.param = MSM_PARAM_SYSPROF;
+	p.value = 1;
+	return xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p);
+}
+
+static int c_sysprof_eperm(unsigned long arg, char *why)
+{
+	int r;
+
+	(void)arg;
+	r = in_child(CAP_SYS_ADMIN, child_sysprof, NULL);
+	if (r <= -1000)
+		FAIL("child setup failed (%d)", r);
+	if (r == 0) {	/* undo what the child turned on for the shared file */
+		struct drm_msm_param p = { MSM_PIPE_3D0, MSM_PARAM_SYSPROF, 0, 0, 0 };
+
+		xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p);
+	}
+	EXPECT(r, EPERM, "SET_PARAM SYSPROF 1 without CAP_SYS_ADMIN");
+	return 0;
+}
+
+/* ===== GEM_NEW ============================================================== */
+
+static int c_gem_new_bit(unsigned long bit, char *why)
+{
+	uint32_t h = 0;
+	int r = gem_new(g_fd, 4096, MSM_BO_WC | (1u << bit), &h);
+
+	if (r == 0)
+		gem_close(g_fd, h);
+	EXPECT(r, EINVAL, "GEM_NEW(4096, WC | bit)");
+	return 0;
+}
+
+static const uint32_t gem_new_bad_cache[] = {
+	0, MSM_BO_UNCACHED, MSM_BO_CACHED | MSM_BO_WC, MSM_BO_CACHED_COHERENT,
+	MSM_BO_UNCACHED | MSM_BO_WC, MSM_BO_UNCACHED | MSM_BO_CACHED,
+	MSM_BO_CACHE_MASK, MSM_BO_SCANOUT | MSM_BO_GPU_READONLY,
+};
+
+static int c_gem_new_cache(unsigned long i, char *why)
+{
+	uint32_t h = 0;
+	int r = gem_new(g_fd, 4096, gem_new_bad_cache[i], &h);
+
+	if (r == 0)
+		gem_close(g_fd, h);
+	EXPECT(r, EINVAL, "GEM_NEW");
+	return 0;
+}
+
+static const uint32_t gem_new_good[] = {
+	MSM_BO_WC, MSM_BO_CACHED, MSM_BO_WC | MSM_BO_GPU_READONLY,
+	MSM_BO_WC | MSM_BO_SCANOUT, MSM_BO_CACHED | MSM_BO_GPU_READONLY,
+};
+
+static int c_gem_new_good(unsigned long i, char *why)
+{
+	uint32_t h = 0;
+	uint64_t flags = 0;
+
+	EXPECT(gem_new(g_fd, 4096, gem_new_good[i], &h), 0, "GEM_NEW");
+	if (h == 0)
+		FAIL("handle 0");
+	if (gem_info(g_fd, h, MSM_INFO_GET_FLAGS, &flags) || flags != gem_new_good[i]) {
+		gem_close(g_fd, h);
+		FAIL("GET_FLAGS 0x%llx, expected 0x%x", (unsigned long long)flags,
+		     gem_new_good[i]);
+	}
+	EXPECT(gem_close(g_fd, h), 0, "GEM_CLOSE");
+	return 0;
+}
+
+static int c_gem_new_size(unsigned long size, char *why)
+{
+	uint32_t h = 0;
+	int r = gem_new(g_fd, size, MSM_BO_WC, &h);
+
+	if (r == 0)
+		gem_close(g_fd, h);
+	EXPECT(r, EINVAL, "GEM_NEW");
+	return 0;
+}
+
+static int c_gem_new_size1(unsigned long arg, char *why)
+{
+	uint32_t h = 0;
+	uint64_t off = 0;
+	void *p;
+	int ret = 0;
+
+	(void)arg;
+	EXPECT(gem_new(g_fd, 1, MSM_BO_WC, &h), 0, "GEM_NEW(1)");
+	EXPECTG(gem_info(g_fd, h, MSM_INFO_GET_OFFSET, &off), 0, "GET_OFFSET");
+	p = mmap(NULL, g_page, PROT_READ | PROT_WRITE, MAP_SHARED, g_fd, off);
+	if (p == MAP_FAILED)
+		FAILG("mmap of one page: %s (size should be PAGE_ALIGNed)",
+		      strerror(errno));
+	munmap(p, g_page);
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+/*
+ * msm_gem_new_handle() takes a u32 size, so 6.12 silently truncates
+ * 2^32 + PAGE_SIZE to one page: the call succeeds and the BO maps one page
+ * but not two.  Documents 6.12; a kernel that range-checks size fails here.
+ */
+static int c_gem_new_trunc(unsigned long arg, char *why)
+{
+	uint32_t h = 0;
+	uint64_t off = 0;
+	void *p;
+	int ret = 0;
+
+	(void)arg;
+	EXPECT(gem_new(g_fd, (1ULL << 32) + (uint64_t)g_page, MSM_BO_WC, &h), 0,
+	       "GEM_NEW(2^32 + PAGE_SIZE)");
+	EXPECTG(gem_info(g_fd, h, MSM_INFO_GET_OFFSET, &off), 0, "GET_OFFSET");
+	p = mmap(NULL, g_page, PROT_READ, MAP_SHARED, g_fd, off);
+	if (p == MAP_FAILED)
+		FAILG("mmap of one page: %s", strerror(errno));
+	munmap(p, g_page);
+	p = mmap(NULL, 2 * g_page, PROT_READ, MAP_SHARED, g_fd, off);
+	if (p != MAP_FAILED) {
+		munmap(p, 2 * g_page);
+		FAILG("mmap of two pages succeeded: the BO is larger than one page");
+	}
+	if (errno != EINVAL)
+		FAILG("mmap of two pages: %s, expected EINVAL", ename(errno));
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+static int c_gem_close_twice(unsigned long arg, char *why)
+{
+	uint32_t h = 0;
+
+	(void)arg;
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	EXPECT(gem_close(g_fd, h), 0, "first GEM_CLOSE");
+	EXPECT(gem_close(g_fd, h), EINVAL, "second GEM_CLOSE");
+	EXPECT(gem_info(g_fd, h, MSM_INFO_GET_OFFSET, NULL), ENOENT,
+	       "GEM_INFO on the closed handle");
+	return 0;
+}
+
+/* ===== GEM_INFO ============================================================= */
+
+enum {
+	GI_PAD, GI_INFO8, GI_INFO_MAX, GI_LEN_OFFSET, GI_LEN_IOVA, GI_LEN_SET_IOVA,
+	GI_LEN_FLAGS, GI_BAD_HANDLE, GI_ORDER, GI_SET_IOVA, GI_NAME_LEN32,
+	GI_NAME_BADPTR, GI_GET_NAME_SMALL, GI_META_129, GI_META_BADPTR,
+	GI_GET_META_SMALL, GI_GET_META_BADPTR, GI_IOVA_NOSPC,
+};
+
+static const struct { int id; const char *name; } gem_info_neg[] = {
+	{ GI_PAD, "GEM_INFO pad 1 rejected with EINVAL" },
+	{ GI_INFO8, "GEM_INFO info 8 (unknown) rejected with EINVAL" },
+	{ GI_INFO_MAX, "GEM_INFO info 0xffffffff rejected with EINVAL" },
+	{ GI_LEN_OFFSET, "GEM_INFO GET_OFFSET with len 8 rejected with EINVAL" },
+	{ GI_LEN_IOVA, "GEM_INFO GET_IOVA with len 8 rejected with EINVAL" },
+	{ GI_LEN_SET_IOVA, "GEM_INFO SET_IOVA with len 8 rejected with EINVAL" },
+	{ GI_LEN_FLAGS, "GEM_INFO GET_FLAGS with len 8 rejected with EINVAL" },
+	{ GI_BAD_HANDLE, "GEM_INFO unknown handle rejected with ENOENT" },
+	{ GI_ORDER, "GEM_INFO info 8 on an unknown handle rejected with EINVAL (info checked first)" },
+	{ GI_SET_IOVA, "GEM_INFO SET_IOVA (shared address space) rejected with EOPNOTSUPP" },
+	{ GI_NAME_LEN32, "GEM_INFO SET_NAME len 32 rejected with EINVAL" },
+	{ GI_NAME_BADPTR, "GEM_INFO SET_NAME bad pointer rejected with EFAULT" },
+	{ GI_GET_NAME_SMALL, "GEM_INFO GET_NAME buffer too small rejected with ETOOSMALL" },
+	{ GI_META_129, "GEM_INFO SET_METADATA len 129 rejected with EOVERFLOW" },
+	{ GI_META_BADPTR, "GEM_INFO SET_METADATA bad pointer rejected with EFAULT" },
+	{ GI_GET_META_SMALL, "GEM_INFO GET_METADATA buffer too small rejected with ETOOSMALL" },
+	{ GI_GET_META_BADPTR, "GEM_INFO GET_METADATA bad pointer rejected with EFAULT" },
+	{ GI_IOVA_NOSPC, "GEM_INFO GET_IOVA of a BO larger than the GPU VA rejected with ENOSPC" },
+};
+
+static int gem_info_raw(uint32_t handle, uint32_t info, uint64_t value,
+			uint32_t len, uint32_t pad, uint32_t *len_out)
+{
+	struct drm_msm_gem_info a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.handle = handle;
+	a.info = info;
+	a.value = value;
+	a.len = len;
+	a.pad = pad;
+	r = xioctl(g_fd, DRM_IOCTL_MSM_GEM_INFO, &a);
+	if (len_out)
+		*len_out = a.len;
+	return r;
+}
+
+static int c_gem_info_neg(unsigned long i, char *why)
+{
+	uint32_t h = 0, len;
+	char buf[160];
+	int ret = 0, r, e = EINVAL;
+
+	memset(buf, 'm', sizeof(buf));
+	if (gem_info_neg[i].id == GI_IOVA_NOSPC) {
+		/* one page more than the whole a2xx gpummu window */
+		EXPECT(gem_new(g_fd, A2XX_VA_SIZE + 4096, MSM_BO_WC, &h), 0,
+		       "GEM_NEW(VA size + 4096)");
+		EXPECTG(gem_info_raw(h, MSM_INFO_GET_IOVA, 0, 0, 0, NULL), ENOSPC,
+			"GEM_INFO GET_IOVA");
+		goto out;
+	}
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	switch (gem_info_neg[i].id) {
+	case GI_PAD: r = gem_info_raw(h, MSM_INFO_GET_OFFSET, 0, 0, 1, NULL); break;
+	case GI_INFO8: r = gem_info_raw(h, 8, 0, 0, 0, NULL); break;
+	case GI_INFO_MAX: r = gem_info_raw(h, 0xffffffff, 0, 0, 0, NULL); break;
+	case GI_LEN_OFFSET: r = gem_info_raw(h, MSM_INFO_GET_OFFSET, 0, 8, 0, NULL); break;
+	case GI_LEN_IOVA: r = gem_info_raw(h, MSM_INFO_GET_IOVA, 0, 8, 0, NULL); break;
+	case GI_LEN_SET_IOVA: r = gem_info_raw(h, MSM_INFO_SET_IOVA, 0x02000000, 8, 0, NULL); break;
+	case GI_LEN_FLAGS: r = gem_info_raw(h, MSM_INFO_GET_FLAGS, 0, 8, 0, NULL); break;
+	case GI_BAD_HANDLE:
+		e = ENOENT;
+		r = gem_info_raw(h + 1000, MSM_INFO_GET_OFFSET, 0, 0, 0, NULL);
+		break;
+	case GI_ORDER: r = gem_info_raw(h + 1000, 8, 0, 0, 0, NULL); break;
+	case GI_SET_IOVA:
+		e = EOPNOTSUPP;
+		r = gem_info_raw(h, MSM_INFO_SET_IOVA, 0x02000000, 0, 0, NULL);
+		break;
+	case GI_NAME_LEN32: r = gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)buf, 32, 0, NULL); break;
+	case GI_NAME_BADPTR:
+		e = EFAULT;
+		r = gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)g_badptr, 8, 0, NULL);
+		break;
+	case GI_GET_NAME_SMALL:
+		e = ETOOSMALL;
+		EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"patchbay", 8, 0, NULL),
+			0, "SET_NAME patchbay");
+		r = gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, 7, 0, NULL);
+		break;
+	case GI_META_129:
+		e = EOVERFLOW;
+		r = gem_info_raw(h, MSM_INFO_SET_METADATA, (uintptr_t)buf, 129, 0, NULL);
+		break;
+	case GI_META_BADPTR:
+		e = EFAULT;
+		r = gem_info_raw(h, MSM_INFO_SET_METADATA, (uintptr_t)g_badptr, 16, 0, NULL);
+		break;
+	case GI_GET_META_SMALL:
+		e = ETOOSMALL;
+		EXPECTG(gem_info_raw(h, MSM_INFO_SET_METADATA, (uintptr_t)buf, 16, 0, NULL),
+			0, "SET_METADATA 16 bytes");
+		r = gem_info_raw(h, MSM_INFO_GET_METADATA, (uintptr_t)buf, 15, 0, &len);
+		break;
+	case GI_GET_META_BADPTR:
+		e = EFAULT;
+		EXPECTG(gem_info_raw(h, MSM_INFO_SET_METADATA, (uintptr_t)buf, 16, 0, NULL),
+			0, "SET_METADATA 16 bytes");
+		r = gem_info_raw(h, MSM_INFO_GET_METADATA, (uintptr_t)g_badptr, 16, 0, NULL);
+		break;
+	default:
+		FAILG("no such case");
+	}
+	EXPECTG(r, e, "GEM_INFO");
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+static int c_gem_info_offset_iova(unsigned long arg, char *why)
+{
+	struct bo a = {0}, b = {0};
+	uint64_t iova2 = 0;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&a, g_fd, 8192, MSM_BO_WC);
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	if (a.offset == 0 || a.offset % 4096 || a.offset == b.offset)
+		FAILG("mmap offsets 0x%llx / 0x%llx: expected distinct, non-zero, page aligned",
+		      (unsigned long long)a.offset, (unsigned long long)b.offset);
+	if (a.iova < A2XX_VA_START || a.iova + a.size > A2XX_VA_START + A2XX_VA_SIZE ||
+	    a.iova % 4096)
+		FAILG("iova 0x%llx outside the a2xx window 0x%x..0x%x or unaligned",
+		      (unsigned long long)a.iova, A2XX_VA_START, A2XX_VA_START + A2XX_VA_SIZE);
+	if (!(b.iova >= a.iova + a.size || b.iova + b.size <= a.iova))
+		FAILG("iovas overlap: 0x%llx+%u and 0x%llx+%u", (unsigned long long)a.iova,
+		      a.size, (unsigned long long)b.iova, b.size);
+	EXPECTG(gem_info(g_fd, a.handle, MSM_INFO_GET_IOVA, &iova2), 0, "second GET_IOVA");
+	if (iova2 != a.iova)
+		FAILG("GET_IOVA not stable: 0x%llx then 0x%llx",
+		      (unsigned long long)a.iova, (unsigned long long)iova2);
+out:
+	bo_free(&a);
+	bo_free(&b);
+	return ret;
+}
+
+static int c_gem_info_name(unsigned long arg, char *why)
+{
+	uint32_t h = 0, len = 0;
+	char buf[64];
+	int ret = 0;
+
+	(void)arg;
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"patchbay", 8, 0, NULL),
+		0, "SET_NAME");
+	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, 0, 0, 0, &len), 0,
+		"GET_NAME size query");
+	if (len != 8)
+		FAILG("GET_NAME with value 0 returned len %u, expected 8", len);
+	memset(buf, 0, sizeof(buf));
+	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, sizeof(buf), 0, &len),
+		0, "GET_NAME");
+	if (len != 8 || memcmp(buf, "patchbay", 8) || buf[8])
+		FAILG("GET_NAME gave \"%.*s\" len %u", 32, buf, len);
+	/* 31 characters fit (name[32] with the NUL) */
+	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME,
+			     (uintptr_t)"0123456789abcdefghijklmnopqrstu", 31, 0, NULL),
+		0, "SET_NAME of 31 characters");
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+static int c_gem_info_name_trunc(unsigned long arg, char *why)
+{
+	uint32_t h = 0, len = 0;
+	char buf[64];
+	int ret = 0;
+
+	(void)arg;
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"ab\001cd", 5, 0, NULL),
+		0, "SET_NAME \"ab\\001cd\"");
+	memset(buf, 0, sizeof(buf));
+	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, sizeof(buf), 0, &len),
+		0, "GET_NAME");
+	if (len != 2 || strcmp(buf, "ab"))
+		FAILG("name \"%s\" len %u, expected \"ab\" 2", buf, len);
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+static int c_gem_info_meta(unsigned long arg, char *why)
+{
+	uint8_t in[128], outb[128];
+	uint32_t h = 0, len = 0;
+	int ret = 0;
+
+	(void)arg;
+	for (unsigned i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 7 + 3);
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	EXPECTG(gem_info_raw(h, MSM_INFO_SET_METADATA, (uintptr_t)in, 128, 0, NULL),
+		0, "SET_METADATA of 128 bytes");
+	EXPECTG(gem_info_raw(h, MSM_INFO_GET_METADATA, 0, 0, 0, &len), 0,
+		"GET_METADATA size query");
+	if (len != 128)
+		FAILG("size query returned %u, expected 128", len);
+	memset(outb, 0, sizeof(outb));
+	EXPECTG(gem_info_raw(h, MSM_INFO_GET_METADATA, (uintptr_t)outb, 128, 0, &len),
+		0, "GET_METADATA");
+	if (len != 128 || memcmp(in, outb, 128))
+		FAILG("metadata differs after the round trip (len %u)", len);
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+/* ===== mmap ================================================================= */
+
+static int c_mmap_rw(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	volatile uint32_t *m2 = NULL;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&b, g_fd, 8192, MSM_BO_WC);
+	for (unsigned i = 0; i < 2048; i++)
+		if (b.map[i] != 0)
+			FAILG("new BO not zeroed: dword %u is 0x%08x", i, b.map[i]);
+	for (unsigned i = 0; i < 2048; i++)
+		b.map[i] = 0x5a000000u ^ (i * 2654435761u);
+	m2 = mmap(NULL, 8192, PROT_READ, MAP_SHARED, g_fd, (off_t)b.offset);
+	if (m2 == MAP_FAILED) {
+		m2 = NULL;
+		FAILG("second mmap: %s", strerror(errno));
+	}
+	for (unsigned i = 0; i < 2048; i++)
+		if (m2[i] != (0x5a000000u ^ (i * 2654435761u)))
+			FAILG("second mapping dword %u is 0x%08x", i, m2[i]);
+out:
+	if (m2)
+		munmap((void *)m2, 8192);
+	bo_free(&b);
+	return ret;
+}
+
+static int c_mmap_too_big(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	void *p;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	p = mmap(NULL, 4096 + g_page, PROT_READ, MAP_SHARED, g_fd, (off_t)b.offset);
+	if (p != MAP_FAILED) {
+		munmap(p, 4096 + g_page);
+		FAILG("mmap beyond the BO succeeded");
+	}
+	if (errno != EINVAL)
+		FAILG("mmap: %s, expected EINVAL", ename(errno));
+out:
+	bo_free(&b);
+	return ret;
+}
+
+static int c_mmap_other_file(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	int fd2 = -1, ret = 0;
+	void *p;
+
+	(void)arg;
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	fd2 = open(g_render, O_RDWR | O_CLOEXEC);
+	if (fd2 < 0)
+		FAILG("open %s: %s", g_render, strerror(errno));
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, (off_t)b.offset);
+	if (p != MAP_FAILED) {
+		munmap(p, 4096);
+		FAILG("another file mapped this file's BO");
+	}
+	if (errno != EACCES)
+		FAILG("mmap: %s, expected EACCES", ename(errno));
+out:
+	if (fd2 >= 0)
+		close(fd2);
+	bo_free(&b);
+	return ret;
+}
+
+/* ===== CPU_PREP / CPU_FINI ================================================== */
+
+static int c_cpu_prep_bit(unsigned long bit, char *why)
+{
+	NEED_FIX();
+	EXPECT(cpu_prep(g_fd, g_nop.handle, 1u << bit, -1), EINVAL, "CPU_PREP");
+	return 0;
+}
+
+static const uint32_t cpu_prep_good[] = {
+	0, MSM_PREP_READ, MSM_PREP_WRITE, MSM_PREP_READ | MSM_PREP_NOSYNC,
+	MSM_PREP_WRITE | MSM_PREP_BOOST, MSM_PREP_FLAGS,
+};
+
+static int c_cpu_prep_good(unsigned long i, char *why)
+{
+	struct bo b = {0};
+	int ret = 0;
+
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	EXPECTG(cpu_prep(g_fd, b.handle, cpu_prep_good[i], 100), 0, "CPU_PREP");
+out:
+	bo_free(&b);
+	return ret;
+}
+
+static int c_cpu_prep_handle(unsigned long op, char *why)
+{
+	NEED_FIX();
+	EXPECT(cpu_prep(g_fd, g_nop.handle + 1000, (uint32_t)op, -1),
+	       op & ~MSM_PREP_FLAGS ? EINVAL : ENOENT, "CPU_PREP");
+	return 0;
+}
+
+static int c_cpu_fini(unsigned long bad, char *why)
+{
+	struct drm_msm_gem_cpu_fini f;
+
+	NEED_FIX();
+	f.handle = g_nop.handle + (bad ? 1000 : 0);
+	EXPECT(xioctl(g_fd, DRM_IOCTL_MSM_GEM_CPU_FINI, &f), bad ? ENOENT : 0,
+	       "CPU_FINI");
+	return 0;
+}
+
+/* ===== WAIT_FENCE =========================================================== */
+
+static int wait_fence_raw(uint32_t queue, uint32_t fence, uint32_t flags)
+{
+	struct drm_msm_wait_fence w;
+
+	memset(&w, 0, sizeof(w));
+	w.fence = fence;
+	w.flags = flags;
+	w.queueid = queue;
+	return xioctl(g_fd, DRM_IOCTL_MSM_WAIT_FENCE, &w);
+}
+
+/* fence 0 of queue 0 is never "after" last_fence and never in the idr: 0. */
+static int c_wait_fence_bit(unsigned long bit, char *why)
+{
+	EXPECT(wait_fence_raw(0, 0, 1u << bit), EINVAL, "WAIT_FENCE");
+	return 0;
+}
+
+static int c_wait_fence_good(unsigned long flags, char *why)
+{
+	EXPECT(wait_fence_raw(0, 0, (uint32_t)flags), 0, "WAIT_FENCE fence 0");
+	return 0;
+}
+
+static int c_wait_fence_queue(unsigned long flags, char *why)
+{
+	EXPECT(wait_fence_raw(0x7fff0000, 0, (uint32_t)flags),
+	       flags ? EINVAL : ENOENT, "WAIT_FENCE");
+	return 0;
+}
+
+static int c_wait_fence_future(unsigned long arg, char *why)
+{
+	uint32_t q = 0;
+	int r;
+
+	(void)arg;
+	EXPECT(queue_new(g_fd, 1, &q), 0, "SUBMITQUEUE_NEW");
+	r = wait_fence_raw(q, 1, 0);
+	queue_close(g_fd, q);
+	EXPECT(r, EINVAL, "WAIT_FENCE fence 1 on a queue that never submitted");
+	return 0;
+}
+
+/* ===== MADVISE ============================================================== */
+
+static int c_madvise_bad(unsigned long madv, char *why)
+{
+	NEED_FIX();
+	EXPECT(madvise_bo(g_fd, g_nop.handle, (uint32_t)madv, NULL), EINVAL, "MADVISE");
+	return 0;
+}
+
+static int c_madvise_handle(unsigned long madv, char *why)
+{
+	NEED_FIX();
+	EXPECT(madvise_bo(g_fd, g_nop.handle + 1000, (uint32_t)madv, NULL),
+	       madv > 1 ? EINVAL : ENOENT, "MADVISE");
+	return 0;
+}
+
+static int c_madvise_retained(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	uint32_t ret1 = 0, ret2 = 0, ret3 = 0;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	b.map[0] = 1;		/* give it pages */
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_WILLNEED, &ret1), 0, "WILLNEED");
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_DONTNEED, &ret2), 0, "DONTNEED");
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_WILLNEED, &ret3), 0, "WILLNEED again");
+	if (ret1 != 1 || ret2 != 1 || ret3 != 1)
+		FAILG("retained %u/%u/%u, expected 1/1/1", ret1, ret2, ret3);
+	if (b.map[0] != 1)
+		FAILG("contents lost without a purge");
+out:
+	bo_free(&b);
+	return ret;
+}
+
+static int c_madvise_submit(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	struct sub x;
+	int ret = 0, r;
+
+	(void)arg;
+	NEED_FIX();
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_DONTNEED, NULL), 0, "DONTNEED");
+	sub_base(&x, 0);
+	sub_bo(&x, b.handle, MSM_SUBMIT_BO_READ);
+	r = sub_do(g_fd, &x);
+	if (r == 0)
+		wait_fence(g_fd, 0, x.s.fence, 5000);
+	EXPECTG(r, EBUSY, "SUBMIT with a DONTNEED BO");
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_WILLNEED, NULL), 0, "WILLNEED");
+	sub_base(&x, 0);
+	sub_bo(&x, b.handle, MSM_SUBMIT_BO_READ);
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT after WILLNEED");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+out:
+	bo_free(&b);
+	return ret;
+}
+
+/* purge through debugfs "shrink" (msm_debugfs.c) */
+static struct { int state; char why[WHY_LEN]; uint32_t handle; } g_purge;
+
+static int c_purge_retained(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	uint32_t retained = 0;
+	int ret = 0, r;
+
+	(void)arg;
+	g_purge.state = -1;
+	snprintf(g_purge.why, WHY_LEN, "purge setup failed");
+	if (!g_dbg[0] || access(g_dbg, F_OK)) {
+		g_purge.state = 1;
+		snprintf(g_purge.why, WHY_LEN, "no debugfs dir for the device (%s)",
+			 g_dbg[0] ? g_dbg : "debugfs not mounted");
+		SKIP("%s", g_purge.why);
+	}
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	b.map[0] = 0x12345678;	/* pages, sgt */
+	munmap((void *)b.map, b.size);
+	b.map = NULL;
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_DONTNEED, &retained), 0, "DONTNEED");
+	r = dbg_write("shrink", 1000000);
+	if (r)
+		FAILG("write %s/shrink: %s", g_dbg, strerror(-r));
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_WILLNEED, &retained), 0, "WILLNEED");
+	if (retained != 0)
+		FAILG("retained %u after the shrinker ran, expected 0 (purged)", retained);
+	g_purge.state = 0;
+	g_purge.handle = b.handle;
+	b.handle = 0;		/* keep it for the next two cases */
+out:
+	bo_free(&b);
+	return ret;
+}
+
+#define NEED_PURGE() do { \
+	if (g_purge.state == 1) SKIP("%s", g_purge.why); \
+	if (g_purge.state != 0) FAIL("%s", g_purge.why); } while (0)
+
+static int c_purge_submit(unsigned long arg, char *why)
+{
+	struct sub x;
+
+	(void)arg;
+	NEED_PURGE();
+	NEED_FIX();
+	sub_base(&x, 0);
+	sub_bo(&x, g_purge.handle, MSM_SUBMIT_BO_READ);
+	return sub_expect(&x, EBUSY, why);
+}
+
+static int c_purge_dontneed(unsigned long arg, char *why)
+{
+	uint32_t retained = 7;
+	int r;
+
+	(void)arg;
+	NEED_PURGE();
+	r = madvise_bo(g_fd, g_purge.handle, MSM_MADV_DONTNEED, &retained);
+	gem_close(g_fd, g_purge.handle);
+	EXPECT(r, 0, "DONTNEED");
+	if (retained != 0)
+		FAIL("retained %u, expected 0 (purge is one-way)", retained);
+	return 0;
+}
+
+/* ===== SUBMITQUEUE_* ======================================================== */
+
+static int c_queue_flags_bit(unsigned long bit, char *why)
+{
+	struct drm_msm_submitqueue q;
+	int r;
+
+	memset(&q, 0, sizeof(q));
+	q.flags = 1u << bit;
+	q.prio = 0;
+	r = xioctl(g_fd, DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &q);
+	if (r == 0)
+		queue_close(g_fd, q.id);
+	EXPECT(r, EINVAL, "SUBMITQUEUE_NEW");
+	return 0;
+}
+
+static int c_queue_prio_bad(unsigned long prio, char *why)
+{
+	uint32_t id = 0;
+	int r = queue_new(g_fd, (uint32_t)prio, &id);
+
+	if (r == 0)
+		queue_close(g_fd, id);
+	EXPECT(r, EINVAL, "SUBMITQUEUE_NEW");
+	return 0;
+}
+
+static int c_queue_prio_good(unsigned long arg, char *why)
+{
+	uint32_t ids[3] = {0};
+	int ret = 0;
+
+	(void)arg;
+	for (unsigned p = 0; p < 3; p++) {
+		int r = queue_new(g_fd, p, &ids[p]);
+
+		if (r)
+			FAILG("SUBMITQUEUE_NEW prio %u: %s", p, ename(-r));
+		if (ids[p] == 0 || (p && ids[p] <= ids[p - 1]))
+			FAILG("ids %u, %u, %u: expected non-zero and increasing",
+			      ids[0], ids[1], ids[2]);
+	}
+out:
+	for (unsigned p = 0; p < 3; p++)
+		if (ids[p])
+			queue_close(g_fd, ids[p]);
+	return ret;
+}
+
+static int c_queue_close(unsigned long which, char *why)
+{
+	uint32_t id = 0;
+
+	switch (which) {
+	case 0:
+		EXPECT(queue_close(g_fd, 0), ENOENT, "SUBMITQUEUE_CLOSE 0");
+		return 0;
+	case 1:
+		EXPECT(queue_close(g_fd, 0x7fff0000), ENOENT, "SUBMITQUEUE_CLOSE");
+		return 0;
+	default:
+		EXPECT(queue_new(g_fd, 1, &id), 0, "SUBMITQUEUE_NEW");
+		EXPECT(queue_close(g_fd, id), 0, "first SUBMITQUEUE_CLOSE");
+		EXPECT(queue_close(g_fd, id), ENOENT, "second SUBMITQUEUE_CLOSE");
+		if (which == 3) {
+			struct sub x;
+
+			NEED_FIX();
+			sub_base(&x, id);
+			return sub_expect(&x, ENOENT, why);
+		}
+		return 0;
+	}
+}
+
+enum { QQ_PAD, QQ_ID, QQ_PARAM, QQ_BADPTR, QQ_GOOD, QQ_LEN0, QQ_DEFAULT };
+
+static int c_queue_query(unsigned long which, char *why)
+{
+	struct drm_msm_submitqueue_query q;
+	uint32_t faults = 0xdeadbeef, id = 0;
+	int r, e = 0;
+
+	if (which != QQ_DEFAULT)
+		EXPECT(queue_new(g_fd, 1, &id), 0, "SUBMITQUEUE_NEW");
+	memset(&q, 0, sizeof(q));
+	q.data = (uintptr_t)&faults;
+	q.id = id;
+	q.param = MSM_SUBMITQUEUE_PARAM_FAULTS;
+	q.len = sizeof(faults);
+	switch (which) {
+	case QQ_PAD: q.pad = 1; e = EINVAL; break;
+	case QQ_ID: q.id = id + 1000; e = ENOENT; break;
+	case QQ_PARAM: q.param = 1; e = EINVAL; break;
+	case QQ_BADPTR: q.data = (uintptr_t)g_badptr; e = EFAULT; break;
+	case QQ_LEN0: q.len = 0; break;
+	}
+	r = xioctl(g_fd, DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &q);
+	if (id)
+		queue_close(g_fd, id);
+	EXPECT(r, e, "SUBMITQUEUE_QUERY");
+	if (which == QQ_GOOD && faults != 0)
+		FAIL("FAULTS of a new queue is %u, expected 0", faults);
+	if (which == QQ_LEN0 && faults != 0xdeadbeef)
+		FAIL("len 0 wrote 0x%x to data; it only asks for the size", faults);
+	if (which == QQ_DEFAULT && faults == 0xdeadbeef)
+		FAIL("FAULTS of queue 0 not written");
+	return 0;
+}
+
+/* ===== SUBMIT: the seed commit's checks ===================================== */
+
+static int c_submit_bo_bit(unsigned long bit, char *why)
+{
+	struct sub x;
+
+	NEED_FIX();
+	sub_base(&x, 0);
+	x.bos[0].flags = MSM_SUBMIT_BO_READ | (1u << bit);
+	return sub_expect(&x, EINVAL, why);
+}
+
+static int c_submit_bo_flags(unsigned long flags, char *why)
+{
+	struct sub x;
+
+	NEED_FIX();
+	sub_base(&x, 0);
+	x.bos[0].flags = (uint32_t)flags;
+	return sub_expect(&x, flags & (MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_WRITE) ?
+			  0 : EINVAL, why);
+}
+
+static const uint32_t bad_cmd_types[] = {
+	0, 4, 5, 0xff, 0x10001, 0x80000001, 0xffffffff,
+};
+
+static int c_submit_cmd_type(unsigned long type, char *why)
+{
+	struct sub x;
+	int good = type >= MSM_SUBMIT_CMD_BUF && type <= MSM_SUBMIT_CMD_CTX_RESTORE_BUF;
+
+	NEED_FIX();
+	sub_base(&x, 0);
+	x.cmds[0].type = (uint32_t)type;
+	return sub_expect(&x, good ? 0 : EINVAL, why);
+}
+
+static int c_submit_flag_bit(unsigned long bit, char *why)
+{
+	struct sub x;
+
+	NEED_FIX();
+	sub_base(&x, 0);
+	x.s.flags |= 1u << bit;
+	return sub_expect(&x, EINVAL, why);
+}
+
+/* ===== SUBMIT: everything else ============================================== */
+
+enum {
+	SV_BASE, SV_PAD, SV_PIPE0, SV_PIPE1, SV_PIPE2, SV_PIPE11, SV_PIPEFFFF,
+	SV_QUEUE, SV_NR_BOS_HUGE, SV_NR_CMDS_HUGE, SV_FD_IN_NEG, SV_FD_IN_PIPE,
+	SV_IN_BADPTR, SV_IN_POINT, SV_IN_FLAGS, SV_IN_HANDLE, SV_IN_NOFENCE,
+	SV_OUT_BADPTR, SV_OUT_FLAGS, SV_OUT_POINT, SV_OUT_HANDLE,
+	SV_BOS_NULL, SV_BOS_EDGE, SV_BO_HANDLE, SV_BO_HANDLE0, SV_CMDS_NULL,
+	SV_CMDS_EDGE, SV_CMD_SIZE10, SV_CMD_SIZE2, SV_RELOCS_BADPTR,
+	SV_RELOCS_HUGE, SV_IDX1, SV_IDX_NOBOS, SV_SIZE0, SV_PAST_END,
+	SV_OFF_END, SV_SIZE_BIG, SV_OFF_HUGE, SV_FIT_END, SV_RELOC_ALIGN,
+	SV_RELOC_OFF, SV_RELOC_DESC, SV_RELOC_IDX, SV_SN_ZERO, SV_NO_CMDS,
+	SV_CMD_PAD, SV_OFF_UNALIGNED,
+};
+
+static const struct { int id; int err; const char *name; } submit_variants[] = {
+	{ SV_BASE, 0, "SUBMIT baseline (one NOP IB, bo READ) accepted" },
+	{ SV_PAD, EINVAL, "SUBMIT pad 1 rejected with EINVAL" },
+	{ SV_PIPE0, EINVAL, "SUBMIT pipe 0 (NONE) rejected with EINVAL" },
+	{ SV_PIPE1, EINVAL, "SUBMIT pipe 1 (2D0) rejected with EINVAL" },
+	{ SV_PIPE2, EINVAL, "SUBMIT pipe 2 (2D1) rejected with EINVAL" },
+	{ SV_PIPE11, EINVAL, "SUBMIT pipe 0x11 rejected with EINVAL" },
+	{ SV_PIPEFFFF, EINVAL, "SUBMIT pipe 0xffff rejected with EINVAL" },
+	{ SV_QUEUE, ENOENT, "SUBMIT unknown queueid rejected with ENOENT" },
+	{ SV_NR_BOS_HUGE, ENOMEM, "SUBMIT nr_bos 0xffffffff rejected with ENOMEM" },
+	{ SV_NR_CMDS_HUGE, ENOMEM, "SUBMIT nr_cmds 0xffffffff rejected with ENOMEM" },
+	{ SV_FD_IN_NEG, EINVAL, "SUBMIT FENCE_FD_IN fd -1 rejected with EINVAL" },
+	{ SV_FD_IN_PIPE, EINVAL, "SUBMIT FENCE_FD_IN of a pipe rejected with EINVAL" },
+	{ SV_IN_BADPTR, EFAULT, "SUBMIT SYNCOBJ_IN bad pointer rejected with EFAULT" },
+	{ SV_IN_POINT, EOPNOTSUPP, "SUBMIT SYNCOBJ_IN point 1 (no timelines) rejected with EOPNOTSUPP" },
+	{ SV_IN_FLAGS, EINVAL, "SUBMIT SYNCOBJ_IN flags 0x2 rejected with EINVAL" },
+	{ SV_IN_HANDLE, ENOENT, "SUBMIT SYNCOBJ_IN unknown handle rejected with ENOENT" },
+	{ SV_IN_NOFENCE, EINVAL, "SUBMIT SYNCOBJ_IN syncobj without a fence rejected with EINVAL" },
+	{ SV_OUT_BADPTR, EFAULT, "SUBMIT SYNCOBJ_OUT bad pointer rejected with EFAULT" },
+	{ SV_OUT_FLAGS, EINVAL, "SUBMIT SYNCOBJ_OUT flags 0x1 rejected with EINVAL" },
+	{ SV_OUT_POINT, EOPNOTSUPP, "SUBMIT SYNCOBJ_OUT point 1 (no timelines) rejected with EOPNOTSUPP" },
+	{ SV_OUT_HANDLE, EINVAL, "SUBMIT SYNCOBJ_OUT unknown handle rejected with EINVAL" },
+	{ SV_BOS_NULL, EFAULT, "SUBMIT bo table NULL rejected with EFAULT" },
+	{ SV_BOS_EDGE, EFAULT, "SUBMIT bo table running into an unmapped page rejected with EFAULT" },
+	{ SV_BO_HANDLE, EINVAL, "SUBMIT unknown bo handle rejected with EINVAL (not ENOENT)" },
+	{ SV_BO_HANDLE0, EINVAL, "SUBMIT bo handle 0 rejected with EINVAL" },
+	{ SV_CMDS_NULL, EFAULT, "SUBMIT cmd table NULL rejected with EFAULT" },
+	{ SV_CMDS_EDGE, EFAULT, "SUBMIT cmd table running into an unmapped page rejected with EFAULT" },
+	{ SV_CMD_SIZE10, EINVAL, "SUBMIT cmd size 10 (not a multiple of 4) rejected with EINVAL" },
+	{ SV_CMD_SIZE2, EINVAL, "SUBMIT cmd size 2 rejected with EINVAL" },
+	{ SV_RELOCS_BADPTR, EFAULT, "SUBMIT cmd relocs bad pointer rejected with EFAULT" },
+	{ SV_RELOCS_HUGE, ENOMEM, "SUBMIT cmd nr_relocs 0xffffffff rejected with ENOMEM" },
+	{ SV_IDX1, EINVAL, "SUBMIT cmd submit_idx 1 of 1 bo rejected with EINVAL" },
+	{ SV_IDX_NOBOS, EINVAL, "SUBMIT cmd with nr_bos 0 rejected with EINVAL" },
+	{ SV_SIZE0, EINVAL, "SUBMIT cmd size 0 rejected with EINVAL" },
+	{ SV_PAST_END, EINVAL, "SUBMIT cmd offset+size 4 bytes past the bo rejected with EINVAL" },
+	{ SV_OFF_END, EINVAL, "SUBMIT cmd submit_offset at the bo end rejected with EINVAL" },
+	{ SV_SIZE_BIG, EINVAL, "SUBMIT cmd size bo size + 4 rejected with EINVAL" },
+	{ SV_OFF_HUGE, EINVAL, "SUBMIT cmd submit_offset 0xfffffffc rejected with EINVAL" },
+	{ SV_FIT_END, 0, "SUBMIT cmd ending exactly at the bo end accepted" },
+	{ SV_RELOC_ALIGN, EINVAL, "SUBMIT reloc submit_offset 6 (unaligned) rejected with EINVAL" },
+	{ SV_RELOC_OFF, EINVAL, "SUBMIT reloc submit_offset at the bo end rejected with EINVAL" },
+	{ SV_RELOC_DESC, EINVAL, "SUBMIT relocs in descending order rejected with EINVAL" },
+	{ SV_RELOC_IDX, EINVAL, "SUBMIT reloc_idx 1 of 1 bo rejected with EINVAL" },
+	{ SV_SN_ZERO, EINVAL, "SUBMIT FENCE_SN_IN with fence 0 rejected with EINVAL" },
+	{ SV_NO_CMDS, 0, "SUBMIT nr_cmds 0 (fence only) accepted" },
+	{ SV_CMD_PAD, 0, "SUBMIT cmd pad 0xffffffff accepted (ignored in 6.12)" },
+	{ SV_OFF_UNALIGNED, 0, "SUBMIT cmd submit_offset 2 accepted (6.12 divides by 4)" },
+};
+
+static int c_submit_variant(unsigned long i, char *why)
+{
+	struct drm_msm_gem_submit_reloc rel[2];
+	uint32_t so = 0;
+	int pfd[2] = { -1, -1 }, ret;
+	struct sub x;
+
+	NEED_FIX();
+	sub_base(&x, 0);
+	memset(rel, 0, sizeof(rel));
+	/* reloc cases patch dwords 768+ of the NOP BO, far from the NOP */
+	rel[0].submit_offset = 3072;
+	rel[1].submit_offset = 3076;
+	x.cmds[0].relocs = (uintptr_t)rel;
+
+	switch (submit_variants[i].id) {
+	case SV_BASE: break;
+	case SV_PAD: x.s.pad = 1; break;
+	case SV_PIPE0: x.s.flags = MSM_PIPE_NONE; break;
+	case SV_PIPE1: x.s.flags = MSM_PIPE_2D0; break;
+	case SV_PIPE2: x.s.flags = MSM_PIPE_2D1; break;
+	case SV_PIPE11: x.s.flags = 0x11; break;
+	case SV_PIPEFFFF: x.s.flags = 0xffff; break;
+	case SV_QUEUE: x.s.queueid = 0x7fff0000; break;
+	case SV_NR_BOS_HUGE: x.s.nr_bos = 0xffffffff; break;
+	case SV_NR_CMDS_HUGE: x.s.nr_cmds = 0xffffffff; break;
+	case SV_FD_IN_NEG:
+		x.s.flags |= MSM_SUBMIT_FENCE_FD_IN;
+		x.s.fence_fd = -1;
+		break;
+	case SV_FD_IN_PIPE:
+		if (pipe(pfd))
+			FAIL("pipe: %s", strerror(errno));
+		x.s.flags |= MSM_SUBMIT_FENCE_FD_IN;
+		x.s.fence_fd = pfd[0];
+		break;
+	case SV_IN_BADPTR:
+		x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
+		x.s.nr_in_syncobjs = 1;
+		x.s.in_syncobjs = (uintptr_t)g_badptr;
+		break;
+	case SV_IN_POINT:
+	case SV_IN_FLAGS:
+	case SV_IN_NOFENCE:
+	case SV_OUT_FLAGS:
+	case SV_OUT_POINT: {
+		int signaled = submit_variants[i].id != SV_IN_NOFENCE;
+		int r = syncobj_create(signaled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0, &so);
+
+		if (r)
+			FAIL("SYNCOBJ_CREATE: %s", ename(-r));
+		if (submit_variants[i].id == SV_OUT_FLAGS ||
+		    submit_variants[i].id == SV_OUT_POINT) {
+			x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
+			x.s.nr_out_syncobjs = 1;
+			x.out[0].handle = so;
+			if (submit_variants[i].id == SV_OUT_FLAGS)
+				x.out[0].flags = 1;
+			else
+				x.out[0].point = 1;
+		} else {
+			x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
+			x.s.nr_in_syncobjs = 1;
+			x.in[0].handle = so;
+			if (submit_variants[i].id == SV_IN_POINT)
+				x.in[0].point = 1;
+			if (submit_variants[i].id == SV_IN_FLAGS)
+				x.in[0].flags = 2;
+		}
+		break;
+	}
+	case SV_IN_HANDLE:
+		x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
+		x.s.nr_in_syncobjs = 1;
+		x.in[0].handle = 0x7fff0000;
+		break;
+	case SV_OUT_BADPTR:
+		x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
+		x.s.nr_out_syncobjs = 1;
+		x.s.out_syncobjs = (uintptr_t)g_badptr;
+		break;
+	case SV_OUT_HANDLE:
+		x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
+		x.s.nr_out_syncobjs = 1;
+		x.out[0].handle = 0x7fff0000;
+		break;
+	case SV_BOS_NULL: x.s.bos = 0; break;
+	case SV_BOS_EDGE: {
+		struct drm_msm_gem_submit_bo *e =
+			(void *)(g_edge + g_page - sizeof(*e));
+
+		*e = x.bos[0];
+		x.s.bos = (uintptr_t)e;
+		x.s.nr_bos = 2;
+		break;
+	}
+	case SV_BO_HANDLE: x.bos[0].handle = g_nop.handle + 1000; break;
+	case SV_BO_HANDLE0: x.bos[0].handle = 0; break;
+	case SV_CMDS_NULL: x.s.cmds = 0; break;
+	case SV_CMDS_EDGE: {
+		struct drm_msm_gem_submit_cmd *e =
+			(void *)(g_edge + g_page - sizeof(*e));
+
+		*e = x.cmds[0];
+		x.s.cmds = (uintptr_t)e;
+		x.s.nr_cmds = 2;
+		break;
+	}
+	case SV_CMD_SIZE10: x.cmds[0].size = 10; break;
+	case SV_CMD_SIZE2: x.cmds[0].size = 2; break;
+	case SV_RELOCS_BADPTR:
+		x.cmds[0].nr_relocs = 1;
+		x.cmds[0].relocs = (uintptr_t)g_badptr;
+		break;
+	case SV_RELOCS_HUGE: x.cmds[0].nr_relocs = 0xffffffff; break;
+	case SV_IDX1: x.cmds[0].submit_idx = 1; break;
+	case SV_IDX_NOBOS: x.s.nr_bos = 0; break;
+	case SV_SIZE0: x.cmds[0].size = 0; break;
+	case SV_PAST_END: x.cmds[0].submit_offset = g_nop.size - 8; break;
+	case SV_OFF_END: x.cmds[0].submit_offset = g_nop.size; x.cmds[0].size = 4; break;
+	case SV_SIZE_BIG: x.cmds[0].size = g_nop.size + 4; break;
+	case SV_OFF_HUGE: x.cmds[0].submit_offset = 0xfffffffc; x.cmds[0].size = 4; break;
+	case SV_FIT_END:
+		/* a 3-dword NOP ending at the last byte of the BO */
+		bo_write(&g_nop, g_nop.size - 12, nop3, ARRAY_SIZE(nop3));
+		x.cmds[0].submit_offset = g_nop.size - 12;
+		break;
+	case SV_RELOC_ALIGN:
+		x.cmds[0].nr_relocs = 1;
+		rel[0].submit_offset = 3074;
+		break;
+	case SV_RELOC_OFF:
+		x.cmds[0].nr_relocs = 1;
+		rel[0].submit_offset = g_nop.size;
+		break;
+	case SV_RELOC_DESC:
+		x.cmds[0].nr_relocs = 2;
+		rel[0].submit_offset = 3076;
+		rel[1].submit_offset = 3072;
+		break;
+	case SV_RELOC_IDX:
+		x.cmds[0].nr_relocs = 1;
+		rel[0].reloc_idx = 1;
+		break;
+	case SV_SN_ZERO:
+		x.s.flags |= MSM_SUBMIT_FENCE_SN_IN;
+		x.s.fence = 0;
+		break;
+	case SV_NO_CMDS: x.s.nr_cmds = 0; break;
+	case SV_CMD_PAD: x.cmds[0].pad = 0xffffffff; break;
+	case SV_OFF_UNALIGNED: x.cmds[0].submit_offset = 2; break;
+	}
+	ret = sub_expect(&x, submit_variants[i].err, why);
+	if (pfd[0] >= 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	if (so)
+		syncobj_destroy(so);
+	return ret;
+}
+
+static int child_sudo(void *arg)
+{
+	struct sub x;
+	int r;
+
+	(void)arg;
+	sub_base(&x, 0);
+	x.s.flags |= MSM_SUBMIT_SUDO;
+	r = sub_do(g_fd, &x);
+	if (r == 0)
+		wait_fence(g_fd, 0, x.s.fence, 5000);
+	return r;
+}
+
+static int c_submit_sudo(unsigned long arg, char *why)
+{
+	int r;
+
+	(void)arg;
+	NEED_FIX();
+	r = in_child(CAP_SYS_RAWIO, child_sudo, NULL);
+	if (r <= -1000)
+		FAIL("child setup failed (%d)", r);
+	EXPECT(r, EINVAL, "SUBMIT SUDO without CAP_SYS_RAWIO");
+	return 0;
+}
+
+/* Fill the fd table up to RLIMIT_NOFILE, then ask for an out-fence fd. */
+static int child_emfile(void *arg)
+{
+	struct rlimit rl;
+	struct sub x;
+	int maxfd = 0, fd, r;
+
+	(void)arg;
+	for (fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			maxfd = fd;
+	while ((fd = open("/dev/null", O_RDONLY)) >= 0 && fd < maxfd)
+		;
+	if (fd > maxfd)
+		close(fd);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)maxfd + 1;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -1001;
+	sub_base(&x, 0);
+	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+	r = sub_do(g_fd, &x);
+	if (r == 0)
+		wait_fence(g_fd, 0, x.s.fence, 5000);
+	return r;
+}
+
+static int c_submit_emfile(unsigned long arg, char *why)
+{
+	int r;
+
+	(void)arg;
+	NEED_FIX();
+	r = in_child(-1, child_emfile, NULL);
+	if (r <= -1000)
+		FAIL("child setup failed (%d)", r);
+	EXPECT(r, EMFILE, "SUBMIT FENCE_FD_OUT with a full fd table");
+	return 0;
+}
+
+/* ===== GPU execution ======================================================== */
+
+static uint32_t lo(uint64_t iova) { return (uint32_t)iova; }
+
+/* The proof of execution of design note 5.3. */
+static int c_exec_mem_write(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	uint32_t fence = 0;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xCAFEBABE };
+
+		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, &fence, why))
+			BAILG();
+	}
+	if (dst.map[0] != 0xCAFEBABE)
+		FAILG("dword 0 of the BO is 0x%08x after the fence, expected 0xcafebabe",
+		      dst.map[0]);
+	if (dst.map[1] != 0)
+		FAILG("dword 1 is 0x%08x: the CP wrote more than one dword", dst.map[1]);
+	if (fence == 0)
+		FAILG("SUBMIT returned fence 0");
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_mem_write_multi(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		/* three dwords into the middle of the second page */
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 4), lo(dst.iova) + 2048,
+					0x11111111, 0x22222222, 0x33333333 };
+
+		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[511] || dst.map[512] != 0x11111111 || dst.map[513] != 0x22222222 ||
+	    dst.map[514] != 0x33333333 || dst.map[515])
+		FAILG("dwords 511..515: %08x %08x %08x %08x %08x", dst.map[511],
+		      dst.map[512], dst.map[513], dst.map[514], dst.map[515]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_reg_to_mem(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib[] = {
+			PM4_PKT0(REG_AXXX_CP_SCRATCH_REG3, 2), 0x5C7A7C43, 0x5C7A7C44,
+			PM4_PKT3(CP_REG_TO_MEM, 2),
+			REG_AXXX_CP_SCRATCH_REG3 | (2u << CP_REG_TO_MEM_CNT_SHIFT),
+			lo(dst.iova) + 16,
+		};
+
+		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[3] || dst.map[4] != 0x5C7A7C43 || dst.map[5] != 0x5C7A7C44 ||
+	    dst.map[6])
+		FAILG("dwords 3..6: %08x %08x %08x %08x, expected 0 5c7a7c43 5c7a7c44 0",
+		      dst.map[3], dst.map[4], dst.map[5], dst.map[6]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_offset(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 8192, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t decoy[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xDEC0DEC0 };
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0x0FF5E700 };
+
+		bo_write(&cmd, 0, decoy, ARRAY_SIZE(decoy));
+		if (run_ib(g_fd, 0, &cmd, 4096 + 512, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[0] != 0 || dst.map[1] != 0x0FF5E700)
+		FAILG("dwords 0,1: %08x %08x, expected 0 0ff5e700 (IB at offset 4608)",
+		      dst.map[0], dst.map[1]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+/* submit_offset 2 is divided by 4 (msm_gem_submit.c), so the IB starts at 0. */
+static int c_exec_unaligned_offset(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	struct sub x;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x0FF5E702 };
+
+		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+	}
+	sub_init(&x, 0);
+	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 2, 12);
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (dst.map[0] != 0x0FF5E702)
+		FAILG("dword 0 is 0x%08x: the IB did not run from offset 0", dst.map[0]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+/* which: 0 two BUF cmds, 1 BUF + IB_TARGET_BUF, 2 IB1 calling an IB2 */
+static int c_exec_cmds(unsigned long which, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	struct sub x;
+	int ret = 0;
+
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t a[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xA0A0A0A0 };
+		const uint32_t b[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0xB0B0B0B0 };
+		const uint32_t call[] = { PM4_PKT3(CP_INDIRECT_BUFFER_PFD, 2),
+					  lo(cmd.iova) + 256, ARRAY_SIZE(b), PM4_PKT2,
+					  PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 8,
+					  0xC0C0C0C0 };
+
+		bo_write(&cmd, 0, which == 2 ? call : a, which == 2 ? ARRAY_SIZE(call) : ARRAY_SIZE(a));
+		bo_write(&cmd, 256, b, ARRAY_SIZE(b));
+		sub_init(&x, 0);
+		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0,
+			which == 2 ? sizeof(call) : sizeof(a));
+		sub_cmd(&x, which == 0 ? MSM_SUBMIT_CMD_BUF : MSM_SUBMIT_CMD_IB_TARGET_BUF,
+			0, 256, sizeof(b));
+	}
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	switch (which) {
+	case 0:
+		if (dst.map[0] != 0xA0A0A0A0 || dst.map[1] != 0xB0B0B0B0)
+			FAILG("dwords 0,1: %08x %08x, expected a0a0a0a0 b0b0b0b0",
+			      dst.map[0], dst.map[1]);
+		break;
+	case 1:
+		if (dst.map[0] != 0xA0A0A0A0 || dst.map[1] != 0)
+			FAILG("dwords 0,1: %08x %08x, expected a0a0a0a0 0 (IB_TARGET_BUF "
+			      "is not put in the ring)", dst.map[0], dst.map[1]);
+		break;
+	default:
+		if (dst.map[1] != 0xB0B0B0B0 || dst.map[2] != 0xC0C0C0C0)
+			FAILG("dwords 1,2: %08x %08x, expected b0b0b0b0 (IB2) c0c0c0c0 "
+			      "(IB1 after the call)", dst.map[1], dst.map[2]);
+	}
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+/*
+ * CTX_RESTORE_BUF: a2xx_submit() puts it in the ring only when
+ * gpu->cur_ctx_seqno differs from the submitting file's context.
+ * which 0: first submit of a new file runs it, its second does not;
+ * which 1: after another file submitted in between, it runs again.
+ */
+static int ctx_submit(int fd, struct bo *cmd, struct bo *dst, uint32_t slot,
+		      uint32_t val, char *why)
+{
+	const uint32_t rest[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova) + 4 * slot, val };
+	const uint32_t body[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova), val };
+	struct sub x;
+	int r;
+
+	bo_write(cmd, 0, rest, ARRAY_SIZE(rest));
+	bo_write(cmd, 256, body, ARRAY_SIZE(body));
+	sub_init(&x, 0);
+	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, dst->handle, MSM_SUBMIT_BO_WRITE);
+	sub_cmd(&x, MSM_SUBMIT_CMD_CTX_RESTORE_BUF, 0, 0, sizeof(rest));
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 256, sizeof(body));
+	r = sub_do(fd, &x);
+	if (r)
+		FAIL("SUBMIT: %s", ename(-r));
+	r = wait_fence(fd, 0, x.s.fence, 5000);
+	if (r)
+		FAIL("WAIT_FENCE: %s", ename(-r));
+	if (dst->map[0] != val)
+		FAIL("the BUF cmd did not run (dword 0 is 0x%08x)", dst->map[0]);
+	return 0;
+}
+
+static int c_exec_ctx_restore(unsigned long which, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int fd2, ret = 0;
+
+	fd2 = open(g_render, O_RDWR | O_CLOEXEC);
+	if (fd2 < 0)
+		FAIL("open %s: %s", g_render, strerror(errno));
+	MAKE(&cmd, fd2, 4096, MSM_BO_WC);
+	MAKE(&dst, fd2, 4096, MSM_BO_WC);
+	if (ctx_submit(fd2, &cmd, &dst, 1, 0xC7C70001, why)) {
+		why_prefix(why, "first submit: ");
+		BAILG();
+	}
+	if (dst.map[1] != 0xC7C70001)
+		FAILG("first submit of a new file: CTX_RESTORE_BUF did not run (0x%08x)",
+		      dst.map[1]);
+	if (which == 0) {
+		if (ctx_submit(fd2, &cmd, &dst, 2, 0xC7C70002, why)) {
+			why_prefix(why, "second submit: ");
+			BAILG();
+		}
+		if (dst.map[2] != 0)
+			FAILG("second submit of the same file: CTX_RESTORE_BUF ran (0x%08x)",
+			      dst.map[2]);
+	} else {
+		struct sub y;
+
+		if (!g_fix_ok)
+			FAILG("fixture: %.200s", g_fix_why);
+		sub_base(&y, 0);	/* another context takes the GPU */
+		EXPECTG(sub_do(g_fd, &y), 0, "SUBMIT from the main file");
+		EXPECTG(wait_fence(g_fd, 0, y.s.fence, 5000), 0, "WAIT_FENCE");
+		if (ctx_submit(fd2, &cmd, &dst, 3, 0xC7C70003, why)) {
+			why_prefix(why, "third submit: ");
+			BAILG();
+		}
+		if (dst.map[3] != 0xC7C70003)
+			FAILG("after a context switch CTX_RESTORE_BUF did not run (0x%08x)",
+			      dst.map[3]);
+	}
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	close(fd2);
+	return ret;
+}
+
+/* which 0: relocated CP_MEM_WRITE address; 1: shift and or values */
+static int c_exec_reloc(unsigned long which, char *why)
+{
+	struct drm_msm_gem_submit_reloc rel[4];
+	struct bo cmd = {0}, dst = {0};
+	struct sub x;
+	int ret = 0;
+
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	memset(rel, 0, sizeof(rel));
+	sub_init(&x, 0);
+	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+	if (which == 0) {
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), 0xDEAD0000, 0x12345678 };
+
+		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+		rel[0].submit_offset = 4;
+		rel[0].reloc_idx = 1;
+		rel[0].reloc_offset = 16;
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+		x.cmds[0].nr_relocs = 1;
+	} else {
+		/* the patched dwords are NOP payload: executing them is harmless */
+		const uint32_t ib[] = { PM4_PKT3(CP_NOP, 4), 0xDEAD0001, 0xDEAD0002,
+					0xDEAD0003, 0xDEAD0004 };
+
+		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+		rel[0].submit_offset = 4;	/* ((dst + 0x100) >> 4) | 3 */
+		rel[0].reloc_idx = 1;
+		rel[0].reloc_offset = 0x100;
+		rel[0].shift = -4;
+		rel[0].or_value = 3;
+		rel[1].submit_offset = 8;	/* (dst + 0x100) << 4, low 32 bits */
+		rel[1].reloc_idx = 1;
+		rel[1].reloc_offset = 0x100;
+		rel[1].shift = 4;
+		rel[2].submit_offset = 12;	/* cmd iova ... */
+		rel[2].reloc_idx = 0;
+		rel[3].submit_offset = 12;	/* ... overwritten: equal offsets are allowed */
+		rel[3].reloc_idx = 1;
+		rel[3].or_value = 1;
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+		x.cmds[0].nr_relocs = 4;
+	}
+	x.cmds[0].relocs = (uintptr_t)rel;
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (which == 0) {
+		if (cmd.map[1] != lo(dst.iova) + 16)
+			FAILG("patched dword 0x%08x, expected iova+16 = 0x%08x", cmd.map[1],
+			      lo(dst.iova) + 16);
+		if (dst.map[4] != 0x12345678 || dst.map[0] != 0)
+			FAILG("dwords 0,4 of the target: %08x %08x, expected 0 12345678",
+			      dst.map[0], dst.map[4]);
+	} else {
+		uint32_t w1 = (uint32_t)((dst.iova + 0x100) >> 4) | 3;
+		uint32_t w2 = (uint32_t)((dst.iova + 0x100) << 4);
+		uint32_t w3 = lo(dst.iova) | 1;
+
+		if (cmd.map[1] != w1 || cmd.map[2] != w2 || cmd.map[3] != w3 ||
+		    cmd.map[4] != 0xDEAD0004)
+			FAILG("patched %08x %08x %08x %08x, expected %08x %08x %08x dead0004",
+			      cmd.map[1], cmd.map[2], cmd.map[3], cmd.map[4], w1, w2, w3);
+	}
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_readonly(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC | MSM_BO_GPU_READONLY);
+	{
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xBADBAD00 };
+
+		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[0] != 0)
+		FAILG("the GPU wrote 0x%08x into a GPU_READONLY BO", dst.map[0]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+/* which 0: fence ids 1,2,3 on a new queue and last write wins; 1: 3 queues */
+static int c_exec_queues(unsigned long which, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	uint32_t q[3] = {0}, fence[3] = {0};
+	int ret = 0;
+
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	for (unsigned i = 0; i < 3; i++) {
+		int r = queue_new(g_fd, which ? i : 1, &q[i]);
+
+		if (r)
+			FAILG("SUBMITQUEUE_NEW: %s", ename(-r));
+		if (!which)
+			break;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t qi = which ? q[i] : q[0];
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 3),
+					lo(dst.iova) + (which ? 8 * i : 0),
+					0x51000000 + i, 0x52000000 + i };
+		struct sub x;
+		int r;
+
+		bo_write(&cmd, 64 * i, ib, ARRAY_SIZE(ib));
+		sub_init(&x, qi);
+		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 64 * i, sizeof(ib));
+		r = sub_do(g_fd, &x);
+		if (r)
+			FAILG("SUBMIT %u: %s", i, ename(-r));
+		fence[i] = x.s.fence;
+	}
+	if (which) {
+		for (unsigned i = 0; i < 3; i++) {
+			int r = wait_fence(g_fd, q[i], fence[i], 5000);
+
+			if (r)
+				FAILG("WAIT_FENCE queue %u: %s", q[i], ename(-r));
+		}
+		if (fence[0] != 1 || fence[1] != 1 || fence[2] != 1)
+			FAILG("first fences of new queues %u %u %u, expected 1 1 1",
+			      fence[0], fence[1], fence[2]);
+		for (unsigned i = 0; i < 3; i++)
+			if (dst.map[2 * i] != 0x51000000 + i ||
+			    dst.map[2 * i + 1] != 0x52000000 + i)
+				FAILG("queue %u (prio %u) did not write its slot: %08x %08x",
+				      q[i], i, dst.map[2 * i], dst.map[2 * i + 1]);
+	} else {
+		int r = wait_fence(g_fd, q[0], fence[2], 5000);
+
+		if (r)
+			FAILG("WAIT_FENCE on the last fence: %s", ename(-r));
+		if (fence[0] != 1 || fence[1] != 2 || fence[2] != 3)
+			FAILG("fences %u %u %u on a new queue, expected 1 2 3",
+			      fence[0], fence[1], fence[2]);
+		r = wait_fence(g_fd, q[0], fence[0], -1);
+		if (r)
+			FAILG("WAIT_FENCE poll on the first (retired) fence: %s", ename(-r));
+		r = wait_fence(g_fd, q[0], fence[2] + 1, -1);
+		if (r != -EINVAL)
+			FAILG("WAIT_FENCE on the next, unsubmitted fence: %s, expected EINVAL",
+			      ename(-r));
+		if (dst.map[0] != 0x51000002 || dst.map[1] != 0x52000002)
+			FAILG("after 3 in-order submits: %08x %08x, expected 51000002 52000002",
+			      dst.map[0], dst.map[1]);
+	}
+out:
+	for (unsigned i = 0; i < 3; i++)
+		if (q[i])
+			queue_close(g_fd, q[i]);
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_fence_only(unsigned long flags, char *why)
+{
+	struct sub x;
+
+	sub_init(&x, 0);
+	x.s.flags |= (uint32_t)flags;
+	EXPECT(sub_do(g_fd, &x), 0, "SUBMIT with nr_bos = nr_cmds = 0");
+	EXPECT(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	return 0;
+}
+
+static int c_exec_no_implicit(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	struct sub x;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x40C0FFEE };
+
+		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+		sub_init(&x, 0);
+		x.s.flags |= MSM_SUBMIT_NO_IMPLICIT;
+		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_NO_IMPLICIT);
+		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE | MSM_SUBMIT_BO_DUMP);
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+	}
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (dst.map[0] != 0x40C0FFEE)
+		FAILG("dword 0 is 0x%08x, expected 0x40c0ffee", dst.map[0]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_suspend(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	uint64_t s0 = 0, s1 = 0;
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib1[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x5B5B0001 };
+		const uint32_t ib2[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0x5B5B0002 };
+
+		/* read before the submit: its resume must be followed by a suspend */
+		EXPECTG(get_param(g_fd, MSM_PARAM_SUSPENDS, &s0), 0, "GET_PARAM SUSPENDS");
+		if (run_ib(g_fd, 0, &cmd, 0, ib1, ARRAY_SIZE(ib1), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why)) {
+			why_prefix(why, "before the idle period: ");
+			BAILG();
+		}
+		/* autosuspend delay is 66 ms (DRM_MSM_INACTIVE_PERIOD) */
+		sleep_ms(600);
+		EXPECTG(get_param(g_fd, MSM_PARAM_SUSPENDS, &s1), 0, "GET_PARAM SUSPENDS");
+		if (s1 <= s0)
+			FAILG("SUSPENDS %llu before and %llu after 600 ms idle: no runtime suspend",
+			      (unsigned long long)s0, (unsigned long long)s1);
+		if (run_ib(g_fd, 0, &cmd, 64, ib2, ARRAY_SIZE(ib2), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why)) {
+			why_prefix(why, "after resume: ");
+			BAILG();
+		}
+	}
+	if (dst.map[0] != 0x5B5B0001 || dst.map[1] != 0x5B5B0002)
+		FAILG("dwords 0,1: %08x %08x, expected 5b5b0001 5b5b0002", dst.map[0],
+		      dst.map[1]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_exec_fence_fd(unsigned long arg, char *why)
+{
+	struct pollfd pfd;
+	struct sub x, y;
+	int fd = -1, ret = 0, r;
+
+	(void)arg;
+	NEED_FIX();
+	sub_base(&x, 0);
+	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+	x.s.fence_fd = 0x7fffffff;
+	EXPECT(sub_do(g_fd, &x), 0, "SUBMIT FENCE_FD_OUT");
+	fd = x.s.fence_fd;
+	if (fd < 0 || fd == 0x7fffffff)
+		FAIL("fence_fd %d after SUBMIT", fd);
+	if ((fcntl(fd, F_GETFD) & FD_CLOEXEC) == 0)
+		FAILG("the fence fd is not O_CLOEXEC");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	r = poll(&pfd, 1, 1000);
+	if (r != 1 || !(pfd.revents & POLLIN))
+		FAILG("poll on the sync_file after WAIT_FENCE: %d revents 0x%x", r,
+		      pfd.revents);
+	sub_base(&y, 0);
+	y.s.flags |= MSM_SUBMIT_FENCE_FD_IN;
+	y.s.fence_fd = fd;
+	EXPECTG(sub_do(g_fd, &y), 0, "SUBMIT FENCE_FD_IN with that sync_file");
+	EXPECTG(wait_fence(g_fd, 0, y.s.fence, 5000), 0, "WAIT_FENCE");
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int c_exec_syncobj_out(unsigned long arg, char *why)
+{
+	uint32_t so = 0;
+	struct sub x;
+	int ret = 0;
+
+	(void)arg;
+	NEED_FIX();
+	EXPECT(syncobj_create(0, &so), 0, "SYNCOBJ_CREATE");
+	sub_base(&x, 0);
+	x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
+	x.s.nr_out_syncobjs = 1;
+	x.out[0].handle = so;
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT SYNCOBJ_OUT");
+	EXPECTG(syncobj_wait(so, 5000), 0, "SYNCOBJ_WAIT");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, -1), 0, "WAIT_FENCE poll");
+out:
+	syncobj_destroy(so);
+	return ret;
+}
+
+static int c_exec_syncobj_in_reset(unsigned long arg, char *why)
+{
+	uint32_t so = 0;
+	struct sub x;
+	int ret = 0, r;
+
+	(void)arg;
+	NEED_FIX();
+	EXPECT(syncobj_create(DRM_SYNCOBJ_CREATE_SIGNALED, &so), 0, "SYNCOBJ_CREATE");
+	sub_base(&x, 0);
+	x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
+	x.s.nr_in_syncobjs = 1;
+	x.in[0].handle = so;
+	x.in[0].flags = MSM_SUBMIT_SYNCOBJ_RESET;
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT SYNCOBJ_IN with RESET");
+	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	x.in[0].flags = 0;
+	r = sub_do(g_fd, &x);
+	if (r == 0)
+		wait_fence(g_fd, 0, x.s.fence, 5000);
+	EXPECTG(r, EINVAL, "second SUBMIT on the reset syncobj (no fence left)");
+out:
+	syncobj_destroy(so);
+	return ret;
+}
+
+static int c_exec_fence_sn(unsigned long arg, char *why)
+{
+	uint32_t q = 0;
+	struct sub x;
+	int ret = 0;
+
+	(void)arg;
+	NEED_FIX();
+	EXPECT(queue_new(g_fd, 1, &q), 0, "SUBMITQUEUE_NEW");
+	sub_base(&x, q);
+	x.s.flags |= MSM_SUBMIT_FENCE_SN_IN;
+	x.s.fence = 1000;
+	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT FENCE_SN_IN 1000");
+	if (x.s.fence != 1000)
+		FAILG("fence %u returned, expected 1000", x.s.fence);
+	EXPECTG(wait_fence(g_fd, q, 1000, 5000), 0, "WAIT_FENCE 1000");
+	EXPECTG(wait_fence(g_fd, q, 1001, -1), EINVAL, "WAIT_FENCE 1001 (not submitted)");
+out:
+	queue_close(g_fd, q);
+	return ret;
+}
+
+/* ===== a job stalled on CP_WAIT_REG_MEM, released by the CPU ================ */
+
+#define PRE_MARK	0x57A11ED0u
+#define POST_MARK	0xD0E0D0E0u
+
+static struct {
+	int ok;
+	char why[WHY_LEN];
+	struct bo cmd, sem, rd;
+	uint32_t q, fence;
+	int fd_out;
+	uint64_t faults0;
+	long long period;	/* saved hangcheck_period_ms, or -1 */
+} st = { .fd_out = -1, .period = -1 };
+
+static void stall_ib(uint32_t *ib, uint64_t sem_iova)
+{
+	unsigned n = 0;
+
+	ib[n++] = PM4_PKT3(CP_MEM_WRITE, 2);
+	ib[n++] = lo(sem_iova) + 4;
+	ib[n++] = PRE_MARK;
+	ib[n++] = PM4_PKT3(CP_WAIT_REG_MEM, 5);
+	ib[n++] = WAIT_REG_MEM_POLL_MEM | WAIT_REG_MEM_FUNC_EQ;
+	ib[n++] = lo(sem_iova);
+	ib[n++] = 1;		/* reference */
+	ib[n++] = 0xffffffff;	/* mask */
+	ib[n++] = 16;		/* poll interval */
+	ib[n++] = PM4_PKT3(CP_MEM_WRITE, 2);
+	ib[n++] = lo(sem_iova) + 8;
+	ib[n++] = POST_MARK;
+}
+#define STALL_IB_DWORDS	12
+
+static int stall_setup(char *why)
+{
+	uint32_t ib[STALL_IB_DWORDS];
+	struct sub x;
+	int64_t end;
+	int r;
+
+	/* keep hangcheck out of the way while the job is held (if debugfs is there) */
+	if (dbg_read("hangcheck_period_ms", &st.period) == 0)
+		dbg_write("hangcheck_period_ms", 20000);
+	else
+		st.period = -1;
+	if (get_param(g_fd, MSM_PARAM_FAULTS, &st.faults0))
+		FAIL("GET_PARAM FAULTS failed");
+	if (bo_make(&st.cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&st.sem, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&st.rd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN))
+		return -1;
+	r = queue_new(g_fd, 1, &st.q);
+	if (r)
+		FAIL("SUBMITQUEUE_NEW: %s", ename(-r));
+	stall_ib(ib, st.sem.iova);
+	bo_write(&st.cmd, 0, ib, STALL_IB_DWORDS);
+	sub_init(&x, st.q);
+	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+	sub_bo(&x, st.cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, st.sem.handle, MSM_SUBMIT_BO_WRITE);
+	sub_bo(&x, st.rd.handle, MSM_SUBMIT_BO_READ);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+	r = sub_do(g_fd, &x);
+	if (r)
+		FAIL("SUBMIT: %s", ename(-r));
+	st.fence = x.s.fence;
+	st.fd_out = x.s.fence_fd;
+	end = mono_ns() + 3 * NS_PER_SEC;
+	while (st.sem.map[1] != PRE_MARK && mono_ns() < end)
+		sleep_ms(1);
+	if (st.sem.map[1] != PRE_MARK)
+		FAIL("the CP never reached the WAIT_REG_MEM (marker before it is 0x%08x)",
+		     st.sem.map[1]);
+	if (st.sem.map[2] != 0)
+		FAIL("the CP went past an unsatisfied WAIT_REG_MEM (marker after it is 0x%08x)",
+		     st.sem.map[2]);
+	sleep_ms(20);
+	if (st.sem.map[2] != 0)
+		FAIL("the CP went past the WAIT_REG_MEM within 20 ms (0x%08x)", st.sem.map[2]);
+	return 0;
+}
+
+static int c_stall_setup(unsigned long arg, char *why)
+{
+	(void)arg;
+	st.ok = 0;
+	if (stall_setup(why)) {
+		snprintf(st.why, WHY_LEN, "%.250s", why);
+		return -1;
+	}
+	st.ok = 1;
+	return 0;
+}
+
+#define NEED_STALL() do { if (!st.ok) FAIL("depends on the stalled job: %.200s", st.why); } while (0)
+
+static int c_stall_wait_fence(unsigned long ms, char *why)
+{
+	int64_t t0;
+
+	NEED_STALL();
+	t0 = mono_ns();
+	EXPECT(wait_fence(g_fd, st.q, st.fence, (int)ms ? (int)ms : -1), ETIMEDOUT,
+	       "WAIT_FENCE on the stalled job");
+	/* jiffies granularity: HZ=100 may end a 5-jiffy wait one jiffy early */
+	if (ms && mono_ns() - t0 < (int64_t)(ms - 20) * 1000000LL)
+		FAIL("returned after %lld ms, deadline was %lu ms",
+		     (long long)((mono_ns() - t0) / 1000000), ms);
+	return 0;
+}
+
+/* which: 0 WRITE|NOSYNC, 1 READ poll, 2 READ 50 ms, 3 READ|NOSYNC on rd,
+ * 4 WRITE|NOSYNC on rd */
+static int c_stall_cpu_prep(unsigned long which, char *why)
+{
+	int64_t t0;
+
+	NEED_STALL();
+	t0 = mono_ns();
+	switch (which) {
+	case 0:
+		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_WRITE | MSM_PREP_NOSYNC, 1000),
+		       EBUSY, "CPU_PREP");
+		break;
+	case 1:
+		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_READ, -1), EBUSY, "CPU_PREP");
+		break;
+	case 2:
+		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_READ, 50), ETIMEDOUT, "CPU_PREP");
+		if (mono_ns() - t0 < 30 * 1000000LL)
+			FAIL("returned after %lld ms, deadline was 50 ms",
+			     (long long)((mono_ns() - t0) / 1000000));
+		break;
+	case 3:
+		EXPECT(cpu_prep(g_fd, st.rd.handle, MSM_PREP_READ | MSM_PREP_NOSYNC, -1),
+		       0, "CPU_PREP");
+		break;
+	default:
+		EXPECT(cpu_prep(g_fd, st.rd.handle, MSM_PREP_WRITE | MSM_PREP_NOSYNC, -1),
+		       EBUSY, "CPU_PREP");
+	}
+	return 0;
+}
+
+static int c_stall_poll(unsigned long arg, char *why)
+{
+	struct pollfd pfd = { st.fd_out, POLLIN, 0 };
+	int r;
+
+	(void)arg;
+	NEED_STALL();
+	if (st.fd_out < 0)
+		FAIL("no fence fd from SUBMIT FENCE_FD_OUT");
+	r = poll(&pfd, 1, 0);
+	if (r != 0)
+		FAIL("poll returned %d revents 0x%x, expected 0 (not signalled)", r,
+		     pfd.revents);
+	return 0;
+}
+
+static int c_stall_sn_busy(unsigned long arg, char *why)
+{
+	struct sub x;
+
+	(void)arg;
+	NEED_STALL();
+	NEED_FIX();
+	sub_base(&x, st.q);
+	x.s.flags |= MSM_SUBMIT_FENCE_SN_IN;
+	x.s.fence = st.fence;
+	return sub_expect(&x, EINVAL, why);
+}
+
+static int c_stall_release(unsigned long arg, char *why)
+{
+	struct pollfd pfd = { st.fd_out, POLLIN, 0 };
+	uint64_t faults = 0;
+	int ret = 0, r;
+
+	(void)arg;
+	if (st.sem.map)
+		st.sem.map[0] = 1;	/* releases the WAIT_REG_MEM */
+	__sync_synchronize();
+	if (!st.ok)
+		FAILG("depends on the stalled job: %.200s", st.why);
+	EXPECTG(wait_fence(g_fd, st.q, st.fence, 5000), 0, "WAIT_FENCE after the release");
+	if (st.sem.map[2] != POST_MARK)
+		FAILG("marker after the WAIT_REG_MEM is 0x%08x, expected 0x%08x",
+		      st.sem.map[2], POST_MARK);
+	EXPECTG(get_param(g_fd, MSM_PARAM_FAULTS, &faults), 0, "GET_PARAM FAULTS");
+	if (faults != st.faults0)
+		FAILG("FAULTS went from %llu to %llu: hangcheck recovered the job instead",
+		      (unsigned long long)st.faults0, (unsigned long long)faults);
+	r = poll(&pfd, 1, 1000);
+	if (r != 1 || !(pfd.revents & POLLIN))
+		FAILG("poll on the fence fd: %d revents 0x%x, expected POLLIN", r,
+		      pfd.revents);
+	EXPECTG(cpu_prep(g_fd, st.sem.handle, MSM_PREP_WRITE, -1), 0,
+		"CPU_PREP WRITE poll on the now idle BO");
+out:
+	if (st.period >= 0)
+		dbg_write("hangcheck_period_ms", st.period);
+	if (st.fd_out >= 0)
+		close(st.fd_out);
+	st.fd_out = -1;
+	if (st.q)
+		queue_close(g_fd, st.q);
+	bo_free(&st.cmd);
+	bo_free(&st.sem);
+	bo_free(&st.rd);
+	st.ok = 0;
+	snprintf(st.why, WHY_LEN, "released");
+	return ret;
+}
+
+/* ===== a job that never finishes: hangcheck and recovery ==================== */
+
+static struct {
+	int ok;
+	char why[WHY_LEN];
+	struct bo cmd, sem, cmd2, dst2;
+	uint32_t q, fence, fence2;
+	int fd_out;
+	uint64_t faults0;
+	uint32_t q0_faults0;
+	int64_t elapsed_ms;
+	int replay_r;
+} hg = { .fd_out = -1 };
+
+static int hang_setup_and_wait(char *why)
+{
+	uint32_t ib[STALL_IB_DWORDS];
+	struct sub x, y;
+	long long period = -1;
+	int64_t t0;
+	int r;
+
+	if (dbg_read("hangcheck_period_ms", &period) == 0 && period != 500)
+		ktap_print_msg("hangcheck_period_ms is %lld (default 500)", period);
+	if (get_param(g_fd, MSM_PARAM_FAULTS, &hg.faults0))
+		FAIL("GET_PARAM FAULTS failed");
+	if (queue_faults(g_fd, 0, &hg.q0_faults0))
+		FAIL("SUBMITQUEUE_QUERY of queue 0 failed");
+	if (bo_make(&hg.cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&hg.sem, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&hg.cmd2, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&hg.dst2, g_fd, 4096, MSM_BO_WC, why, WHY_LEN))
+		return -1;
+	r = queue_new(g_fd, 1, &hg.q);
+	if (r)
+		FAIL("SUBMITQUEUE_NEW: %s", ename(-r));
+	/* the stall IB of above; nobody ever writes 1 to the semaphore */
+	stall_ib(ib, hg.sem.iova);
+	bo_write(&hg.cmd, 0, ib, STALL_IB_DWORDS);
+	{
+		const uint32_t w[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(hg.dst2.iova), 0x4E9A7ED0 };
+
+		bo_write(&hg.cmd2, 0, w, ARRAY_SIZE(w));
+	}
+	sub_init(&x, hg.q);
+	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+	sub_bo(&x, hg.cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, hg.sem.handle, MSM_SUBMIT_BO_WRITE);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+	t0 = mono_ns();
+	r = sub_do(g_fd, &x);
+	if (r)
+		FAIL("SUBMIT of the hanging job: %s", ename(-r));
+	hg.fence = x.s.fence;
+	hg.fd_out = x.s.fence_fd;
+	/* an innocent job queued behind it, on another queue */
+	sub_init(&y, 0);
+	sub_bo(&y, hg.cmd2.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&y, hg.dst2.handle, MSM_SUBMIT_BO_WRITE);
+	sub_cmd(&y, MSM_SUBMIT_CMD_BUF, 0, 0, 12);
+	hg.replay_r = sub_do(g_fd, &y);
+	hg.fence2 = y.s.fence;
+	r = wait_fence(g_fd, hg.q, hg.fence, 15000);
+	hg.elapsed_ms = (mono_ns() - t0) / 1000000;
+	ktap_print_msg("hung job retired after %lld ms", (long long)hg.elapsed_ms);
+	if (r)
+		FAIL("WAIT_FENCE (15 s) on the hanging job: %s (no recovery)", ename(-r));
+	return 0;
+}
+
+static int c_hang_recover(unsigned long arg, char *why)
+{
+	(void)arg;
+	hg.ok = 0;
+	if (hang_setup_and_wait(why)) {
+		snprintf(hg.why, WHY_LEN, "%.250s", why);
+		return -1;
+	}
+	hg.ok = 1;
+	/* hangcheck_timer_reset(): >= 500 ms after the job was kicked */
+	if (hg.elapsed_ms < 450)
+		FAIL("retired after %lld ms, before hangcheck could have fired",
+		     (long long)hg.elapsed_ms);
+	return 0;
+}
+
+#define NEED_HANG() do { if (!hg.ok) FAIL("depends on the recovered hang: %.200s", hg.why); } while (0)
+
+static int c_hang_abandoned(unsigned long arg, char *why)
+{
+	(void)arg;
+	NEED_HANG();
+	if (hg.sem.map[1] != PRE_MARK)
+		FAIL("the hung IB never reached the WAIT_REG_MEM (0x%08x)", hg.sem.map[1]);
+	if (hg.sem.map[2] != 0)
+		FAIL("the hung IB ran past its WAIT_REG_MEM (0x%08x)", hg.sem.map[2]);
+	return 0;
+}
+
+static int c_hang_faults(unsigned long arg, char *why)
+{
+	uint64_t f = 0;
+
+	(void)arg;
+	NEED_HANG();
+	EXPECT(get_param(g_fd, MSM_PARAM_FAULTS, &f), 0, "GET_PARAM FAULTS");
+	if (f != hg.faults0 + 1)
+		FAIL("FAULTS %llu, expected %llu + 1", (unsigned long long)f,
+		     (unsigned long long)hg.faults0);
+	return 0;
+}
+
+static int c_hang_queue_faults(unsigned long arg, char *why)
+{
+	uint32_t fq = 0, f0 = 0;
+
+	(void)arg;
+	NEED_HANG();
+	EXPECT(queue_faults(g_fd, hg.q, &fq), 0, "SUBMITQUEUE_QUERY hung queue");
+	EXPECT(queue_faults(g_fd, 0, &f0), 0, "SUBMITQUEUE_QUERY queue 0");
+	if (fq != 1 || f0 != hg.q0_faults0)
+		FAIL("queue faults: hung queue %u (expected 1), queue 0 %u (expected %u)",
+		     fq, f0, hg.q0_faults0);
+	return 0;
+}
+
+static int c_hang_sync_file(unsigned long arg, char *why)
+{
+	struct sync_file_info info;
+
+	(void)arg;
+	NEED_HANG();
+	if (hg.fd_out < 0)
+		FAIL("no fence fd from SUBMIT FENCE_FD_OUT");
+	memset(&info, 0, sizeof(info));
+	EXPECT(xioctl(hg.fd_out, SYNC_IOC_FILE_INFO, &info), 0, "SYNC_IOC_FILE_INFO");
+	if (info.status != 1)
+		FAIL("sync_file status %d, expected 1 (signalled, no error: 6.12 sets none)",
+		     info.status);
+	return 0;
+}
+
+static int c_hang_replay(unsigned long arg, char *why)
+{
+	(void)arg;
+	NEED_HANG();
+	EXPECT(hg.replay_r, 0, "SUBMIT of the job behind the hang");
+	EXPECT(wait_fence(g_fd, 0, hg.fence2, 5000), 0, "WAIT_FENCE");
+	if (hg.dst2.map[0] != 0x4E9A7ED0)
+		FAIL("the job queued behind the hang did not run (0x%08x)", hg.dst2.map[0]);
+	return 0;
+}
+
+static int c_hang_after(unsigned long arg, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	{
+		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xCAFEBABE };
+
+		if (run_ib(g_fd, hg.q ? hg.q : 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[0] != 0xCAFEBABE)
+		FAILG("dword 0 is 0x%08x after recovery, expected 0xcafebabe", dst.map[0]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	if (hg.fd_out >= 0)
+		close(hg.fd_out);
+	hg.fd_out = -1;
+	if (hg.q)
+		queue_close(g_fd, hg.q);
+	hg.q = 0;
+	bo_free(&hg.cmd);
+	bo_free(&hg.sem);
+	bo_free(&hg.cmd2);
+	bo_free(&hg.dst2);
+	return ret;
+}
+
+/* ===== registration ========================================================= */
+
+static void register_cases(void)
+{
+	unsigned i, b;
+
+	/* DRM core and identity */
+	add(c_version, 0, "DRM VERSION of the render node is msm 1.12.0");
+	add(c_card0, 0, "card0 is the msm primary node");
+	add(c_core_nr, 0x09, "DRM ioctl nr 0x%02x (the GEM_SVM_NEW hole) rejected with EINVAL", 0x49);
+	add(c_core_nr, 0x0D, "DRM ioctl nr 0x%02x (one past SUBMITQUEUE_QUERY) rejected with EINVAL", 0x4D);
+	add(c_core_nr, 0x5F, "DRM ioctl nr 0x%02x (last driver nr) rejected with EINVAL", 0x9F);
+	add(c_core_type, 0, "ioctl of type 'x' on the render node rejected with ENOTTY");
+	add(c_short_param, 0, "GET_PARAM with the 16-byte pre-len struct returns GPU_ID (zero-extended)");
+
+	/* GET_PARAM / SET_PARAM */
+	for (i = 0; i < ARRAY_SIZE(get_param_pos); i++)
+		add(c_get_param_pos, i, "GET_PARAM %s", get_param_pos[i].what);
+	add(c_get_param_counter, MSM_PARAM_FAULTS, "GET_PARAM FAULTS readable");
+	add(c_get_param_counter, MSM_PARAM_SUSPENDS, "GET_PARAM SUSPENDS readable");
+	for (i = 0; i < ARRAY_SIZE(get_param_neg); i++)
+		add(c_get_param_neg, i, "%s", get_param_neg[i].name);
+	for (i = 0; i < ARRAY_SIZE(set_param_cases); i++)
+		add(c_set_param, i, "%s", set_param_cases[i].name);
+	add(c_sysprof_eperm, 0, "SET_PARAM SYSPROF without CAP_SYS_ADMIN rejected with EPERM");
+
+	/* GEM_NEW: [2014] unknown flags, one case per bit */
+	for (b = 0; b < 32; b++)
+		if (!(MSM_BO_FLAGS & (1u << b)))
+			add(c_gem_new_bit, b, "GEM_NEW flags bit %u (0x%x) rejected with EINVAL",
+			    b, 1u << b);
+	for (i = 0; i < ARRAY_SIZE(gem_new_bad_cache); i++)
+		add(c_gem_new_cache, i, "GEM_NEW cache flags 0x%x rejected with EINVAL",
+		    gem_new_bad_cache[i]);
+	for (i = 0; i < ARRAY_SIZE(gem_new_good); i++)
+		add(c_gem_new_good, i, "GEM_NEW flags 0x%x accepted and reported by GET_FLAGS",
+		    gem_new_good[i]);
+	add(c_gem_new_size, 0, "GEM_NEW size 0 rejected with EINVAL");
+	add(c_gem_new_size, 1ULL << 32, "GEM_NEW size 2^32 (0 as u32) rejected with EINVAL");
+	add(c_gem_new_size1, 0, "GEM_NEW size 1 accepted as one page");
+	add(c_gem_new_trunc, 0, "GEM_NEW size 2^32+PAGE_SIZE truncated to one page (6.12 u32 size)");
+	add(c_gem_close_twice, 0, "GEM_CLOSE of a closed handle rejected with EINVAL");
+
+	/* GEM_INFO and mmap */
+	for (i = 0; i < ARRAY_SIZE(gem_info_neg); i++)
+		add(c_gem_info_neg, i, "%s", gem_info_neg[i].name);
+	add(c_gem_info_offset_iova, 0, "GEM_INFO GET_OFFSET and GET_IOVA: aligned, in the a2xx VA window, stable, disjoint");
+	add(c_gem_info_name, 0, "GEM_INFO SET_NAME/GET_NAME round trip and size query");
+	add(c_gem_info_name_trunc, 0, "GEM_INFO SET_NAME stops at the first non-printable character");
+	add(c_gem_info_meta, 0, "GEM_INFO SET_METADATA/GET_METADATA round trip of 128 bytes");
+	add(c_mmap_rw, 0, "mmap of a BO: zeroed, written data visible through a second mapping");
+	add(c_mmap_too_big, 0, "mmap beyond the BO size rejected with EINVAL");
+	add(c_mmap_other_file, 0, "mmap of a BO through another file rejected with EACCES");
+
+	/* CPU_PREP / CPU_FINI: [2014] unknown op bits */
+	for (b = 0; b < 32; b++)
+		if (!(MSM_PREP_FLAGS & (1u << b)))
+			add(c_cpu_prep_bit, b, "GEM_CPU_PREP op bit %u (0x%x) rejected with EINVAL",
+			    b, 1u << b);
+	for (i = 0; i < ARRAY_SIZE(cpu_prep_good); i++)
+		add(c_cpu_prep_good, i, "GEM_CPU_PREP op 0x%x on an idle BO accepted",
+		    cpu_prep_good[i]);
+	add(c_cpu_prep_handle, MSM_PREP_READ, "GEM_CPU_PREP unknown handle rejected with ENOENT");
+	add(c_cpu_prep_handle, 0x10, "GEM_CPU_PREP op 0x10 on an unknown handle rejected with EINVAL (op checked first)");
+	add(c_cpu_fini, 1, "GEM_CPU_FINI unknown handle rejected with ENOENT");
+	add(c_cpu_fini, 0, "GEM_CPU_FINI on a BO accepted");
+
+	/* WAIT_FENCE: [2014, now flags] unknown flag bits */
+	for (b = 0; b < 32; b++)
+		if (!(MSM_WAIT_FENCE_FLAGS & (1u << b)))
+			add(c_wait_fence_bit, b, "WAIT_FENCE flags bit %u (0x%x) rejected with EINVAL",
+			    b, 1u << b);
+	add(c_wait_fence_good, 0, "WAIT_FENCE fence 0 flags 0 returns 0");
+	add(c_wait_fence_good, MSM_WAIT_FENCE_BOOST, "WAIT_FENCE fence 0 flags BOOST returns 0");
+	add(c_wait_fence_queue, 0, "WAIT_FENCE unknown queueid rejected with ENOENT");
+	add(c_wait_fence_queue, 2, "WAIT_FENCE flags 0x2 on an unknown queue rejected with EINVAL (flags checked first)");
+	add(c_wait_fence_future, 0, "WAIT_FENCE on a fence not yet submitted rejected with EINVAL");
+
+	/* MADVISE */
+	add(c_madvise_bad, __MSM_MADV_PURGED, "GEM_MADVISE madv 2 (PURGED, internal) rejected with EINVAL");
+	add(c_madvise_bad, 3, "GEM_MADVISE madv 3 rejected with EINVAL");
+	add(c_madvise_bad, 0xffffffff, "GEM_MADVISE madv 0xffffffff rejected with EINVAL");
+	add(c_madvise_handle, MSM_MADV_WILLNEED, "GEM_MADVISE unknown handle rejected with ENOENT");
+	add(c_madvise_handle, 2, "GEM_MADVISE madv 2 on an unknown handle rejected with EINVAL (madv checked first)");
+	add(c_madvise_retained, 0, "GEM_MADVISE WILLNEED/DONTNEED/WILLNEED report retained 1");
+	add(c_madvise_submit, 0, "SUBMIT with a DONTNEED BO rejected with EBUSY, accepted again after WILLNEED");
+	add(c_purge_retained, 0, "GEM_MADVISE WILLNEED after the shrinker purged a DONTNEED BO reports retained 0");
+	add(c_purge_submit, 0, "SUBMIT with a purged BO rejected with EBUSY");
+	add(c_purge_dontneed, 0, "GEM_MADVISE DONTNEED on a purged BO reports retained 0");
+
+	/* SUBMITQUEUE_* */
+	for (b = 0; b < 32; b++)
+		add(c_queue_flags_bit, b, "SUBMITQUEUE_NEW flags bit %u (0x%x) rejected with EINVAL",
+		    b, 1u << b);
+	add(c_queue_prio_bad, 3, "SUBMITQUEUE_NEW prio 3 (PRIORITIES) rejected with EINVAL");
+	add(c_queue_prio_bad, 4, "SUBMITQUEUE_NEW prio 4 rejected with EINVAL");
+	add(c_queue_prio_bad, 0xffffffff, "SUBMITQUEUE_NEW prio 0xffffffff rejected with EINVAL");
+	add(c_queue_prio_good, 0, "SUBMITQUEUE_NEW prio 0, 1, 2 accepted with increasing non-zero ids");
+	add(c_queue_close, 0, "SUBMITQUEUE_CLOSE id 0 (the default queue) rejected with ENOENT");
+	add(c_queue_close, 1, "SUBMITQUEUE_CLOSE unknown id rejected with ENOENT");
+	add(c_queue_close, 2, "SUBMITQUEUE_CLOSE twice: the second rejected with ENOENT");
+	add(c_queue_close, 3, "SUBMIT to a closed queue rejected with ENOENT");
+	add(c_queue_query, QQ_PAD, "SUBMITQUEUE_QUERY pad 1 rejected with EINVAL");
+	add(c_queue_query, QQ_ID, "SUBMITQUEUE_QUERY unknown id rejected with ENOENT");
+	add(c_queue_query, QQ_PARAM, "SUBMITQUEUE_QUERY param 1 rejected with EINVAL");
+	add(c_queue_query, QQ_BADPTR, "SUBMITQUEUE_QUERY bad data pointer rejected with EFAULT");
+	add(c_queue_query, QQ_GOOD, "SUBMITQUEUE_QUERY FAULTS of a new queue is 0");
+	add(c_queue_query, QQ_LEN0, "SUBMITQUEUE_QUERY len 0 accepted without writing data");
+	add(c_queue_query, QQ_DEFAULT, "SUBMITQUEUE_QUERY FAULTS of queue 0 accepted");
+
+	/* SUBMIT: [2014] bo flags and cmd type; then the submit-level flags */
+	for (b = 0; b < 32; b++)
+		if (!(MSM_SUBMIT_BO_FLAGS & (1u << b)))
+			add(c_submit_bo_bit, b, "SUBMIT bo flags bit %u (0x%x) rejected with EINVAL",
+			    b, 1u << b);
+	add(c_submit_bo_flags, 0, "SUBMIT bo flags 0 (neither READ nor WRITE) rejected with EINVAL");
+	add(c_submit_bo_flags, MSM_SUBMIT_BO_DUMP, "SUBMIT bo flags DUMP alone rejected with EINVAL");
+	add(c_submit_bo_flags, MSM_SUBMIT_BO_NO_IMPLICIT, "SUBMIT bo flags NO_IMPLICIT alone rejected with EINVAL");
+	add(c_submit_bo_flags, MSM_SUBMIT_BO_WRITE, "SUBMIT bo flags WRITE accepted");
+	add(c_submit_bo_flags, MSM_SUBMIT_BO_FLAGS, "SUBMIT bo flags READ|WRITE|DUMP|NO_IMPLICIT accepted");
+	for (i = 0; i < ARRAY_SIZE(bad_cmd_types); i++)
+		add(c_submit_cmd_type, bad_cmd_types[i],
+		    "SUBMIT cmd type 0x%x rejected with EINVAL", bad_cmd_types[i]);
+	add(c_submit_cmd_type, MSM_SUBMIT_CMD_IB_TARGET_BUF, "SUBMIT cmd type 2 (IB_TARGET_BUF) accepted");
+	add(c_submit_cmd_type, MSM_SUBMIT_CMD_CTX_RESTORE_BUF, "SUBMIT cmd type 3 (CTX_RESTORE_BUF) accepted");
+	for (b = 16; b < 32; b++)
+		if (!(MSM_SUBMIT_FLAGS & (1u << b)))
+			add(c_submit_flag_bit, b, "SUBMIT flags bit %u (0x%x) rejected with EINVAL",
+			    b, 1u << b);
+	add(c_submit_sudo, 0, "SUBMIT SUDO without CAP_SYS_RAWIO rejected with EINVAL");
+	add(c_submit_emfile, 0, "SUBMIT FENCE_FD_OUT with no free fd rejected with EMFILE");
+	for (i = 0; i < ARRAY_SIZE(submit_variants); i++)
+		add(c_submit_variant, i, "%s", submit_variants[i].name);
+
+	/* GPU execution */
+	add(c_exec_mem_write, 0, "GPU CP_MEM_WRITE puts 0xCAFEBABE in a WRITE BO, seen through mmap after WAIT_FENCE");
+	add(c_exec_mem_write_multi, 0, "GPU CP_MEM_WRITE of 3 dwords lands exactly in the second page");
+	add(c_exec_reg_to_mem, 0, "GPU PKT0 CP_SCRATCH_REG3..4 then CP_REG_TO_MEM copies both to memory");
+	add(c_exec_offset, 0, "GPU runs an IB at a non-zero submit_offset (second page)");
+	add(c_exec_unaligned_offset, 0, "GPU IB with submit_offset 2 runs from offset 0 (6.12 truncates)");
+	add(c_exec_cmds, 0, "GPU runs both BUF cmds of one submit");
+	add(c_exec_cmds, 1, "GPU does not run an IB_TARGET_BUF cmd by itself");
+	add(c_exec_cmds, 2, "GPU IB1 calls an IB_TARGET_BUF as IB2 and resumes after it");
+	add(c_exec_ctx_restore, 0, "GPU CTX_RESTORE_BUF runs on a file's first submit, not on its second");
+	add(c_exec_ctx_restore, 1, "GPU CTX_RESTORE_BUF runs again after another file submitted");
+	add(c_exec_reloc, 0, "GPU reloc patches the CP_MEM_WRITE address with iova+16, the write lands there");
+	add(c_exec_reloc, 1, "SUBMIT relocs with shift -4 and or 3, shift 4, and a repeated offset patch exactly");
+	add(c_exec_readonly, 0, "GPU CP_MEM_WRITE into a GPU_READONLY BO is dropped, the fence still signals");
+	add(c_exec_queues, 0, "SUBMIT fences on a new queue are 1, 2, 3 and run in order");
+	add(c_exec_queues, 1, "SUBMIT on queues of prio 0, 1, 2: each first fence is 1, all run");
+	add(c_exec_fence_only, 0, "SUBMIT without bos or cmds (fence only) signals");
+	add(c_exec_fence_only, MSM_SUBMIT_NO_IMPLICIT, "SUBMIT NO_IMPLICIT fence only signals");
+	add(c_exec_no_implicit, 0, "GPU submit with NO_IMPLICIT, bo NO_IMPLICIT and DUMP writes its BO");
+	add(c_exec_fence_fd, 0, "SUBMIT FENCE_FD_OUT sync_file is CLOEXEC, polls readable, feeds FENCE_FD_IN");
+	add(c_exec_syncobj_out, 0, "SUBMIT SYNCOBJ_OUT syncobj signals (SYNCOBJ_WAIT)");
+	add(c_exec_syncobj_in_reset, 0, "SUBMIT SYNCOBJ_IN with RESET consumes the fence (next use EINVAL)");
+	add(c_exec_fence_sn, 0, "SUBMIT FENCE_SN_IN 1000 uses that fence id for WAIT_FENCE");
+	add(c_exec_suspend, 0, "GET_PARAM SUSPENDS grows over 600 ms idle and the GPU runs after resume");
+
+	/* a job held on CP_WAIT_REG_MEM */
+	add(c_stall_setup, 0, "GPU CP_WAIT_REG_MEM on an unset semaphore holds the IB");
+	add(c_stall_wait_fence, 0, "WAIT_FENCE poll on the held job returns ETIMEDOUT");
+	add(c_stall_wait_fence, 50, "WAIT_FENCE 50 ms deadline on the held job returns ETIMEDOUT in time");
+	add(c_stall_cpu_prep, 0, "GEM_CPU_PREP WRITE|NOSYNC on the held job's WRITE BO returns EBUSY");
+	add(c_stall_cpu_prep, 1, "GEM_CPU_PREP READ with a past deadline on the WRITE BO returns EBUSY");
+	add(c_stall_cpu_prep, 2, "GEM_CPU_PREP READ with a 50 ms deadline on the WRITE BO returns ETIMEDOUT");
+	add(c_stall_cpu_prep, 3, "GEM_CPU_PREP READ|NOSYNC on the held job's READ BO returns 0");
+	add(c_stall_cpu_prep, 4, "GEM_CPU_PREP WRITE|NOSYNC on the held job's READ BO returns EBUSY");
+	add(c_stall_poll, 0, "poll on the held job's sync_file is not readable");
+	add(c_stall_sn_busy, 0, "SUBMIT FENCE_SN_IN with the held job's fence id rejected with EINVAL");
+	add(c_stall_release, 0, "CPU write releases CP_WAIT_REG_MEM: job completes without a fault");
+
+	/* a job that never completes */
+	add(c_hang_recover, 0, "GPU hang on CP_WAIT_REG_MEM is recovered by hangcheck: WAIT_FENCE returns 0");
+	add(c_hang_abandoned, 0, "GPU hung IB is abandoned at the WAIT_REG_MEM");
+	add(c_hang_faults, 0, "GET_PARAM FAULTS grew by exactly 1 after the hang");
+	add(c_hang_queue_faults, 0, "SUBMITQUEUE_QUERY FAULTS is 1 on the hung queue, unchanged on queue 0");
+	add(c_hang_sync_file, 0, "SUBMIT hung job's sync_file is signalled with status 1 after recovery");
+	add(c_hang_replay, 0, "GPU job queued behind the hang is replayed and completes");
+	add(c_hang_after, 0, "GPU CP_MEM_WRITE works again after recovery");
+}
+
+/* ===== main ================================================================= */
+
+static void find_debugfs(void)
+{
+	struct stat sb;
+	char p[160];
+
+	if (fstat(g_fd, &sb))
+		return;
+	snprintf(p, sizeof(p), "/sys/kernel/debug/dri/%u", minor(sb.st_rdev));
+	if (access(p, F_OK)) {
+		mkdir("/sys/kernel/debug", 0755);
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	}
+	if (access(p, F_OK) == 0)
+		snprintf(g_dbg, sizeof(g_dbg), "%s", p);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	g_page = sysconf(_SC_PAGESIZE);
+	register_cases();
+
+	ktap_print_header();
+	ktap_set_plan(g_ncases);
+
+	g_badptr = mmap(NULL, g_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	g_edge = mmap(NULL, 2 * g_page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	g_strbuf = malloc(g_page + 2);
+	if (g_badptr == MAP_FAILED || g_edge == MAP_FAILED || !g_strbuf ||
+	    mprotect(g_edge + g_page, g_page, PROT_NONE)) {
+		snprintf(g_nodev, sizeof(g_nodev), "test setup: %s", strerror(errno));
+	} else {
+		memset(g_strbuf, 'p', g_page + 1);
+		g_strbuf[g_page + 1] = 0;
+		g_fd = msm_open_render(g_render, sizeof(g_render), g_nodev,
+				       sizeof(g_nodev));
+	}
+	if (g_fd >= 0) {
+		uint64_t v = 0;
+		int r = get_param(g_fd, MSM_PARAM_CHIP_ID, &v);
+
+		find_debugfs();
+		fixture_init();
+		ktap_print_msg("%s: chip id 0x%llx (%s); debugfs %s; page size %ld",
+			       g_render, (unsigned long long)v, r ? strerror(-r) : "ok",
+			       g_dbg[0] ? g_dbg : "not available", g_page);
+	} else {
+		ktap_print_msg("%s", g_nodev);
+	}
+
+	for (unsigned i = 0; i < g_ncases; i++) {
+		char why[WHY_LEN] = "";
+		int r;
+
+		if (g_nodev[0]) {
+			ktap_test_fail(g_cases[i].name, "%s", g_nodev);
+			continue;
+		}
+		r = g_cases[i].fn(g_cases[i].arg, why);
+		if (r == 0)
+			ktap_test_pass("%s", g_cases[i].name);
+		else if (r > 0)
+			ktap_test_skip(g_cases[i].name, "%s", why);
+		else
+			ktap_test_fail(g_cases[i].name, "%s", why[0] ? why : "failed");
+	}
+	return ktap_finished();
+}

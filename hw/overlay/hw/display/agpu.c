@@ -1,0 +1,315 @@
+/*
+ * patchbay agpu: an Adreno-200-like GPU on the virt platform bus
+ *
+ * Thin QEMU glue. The GPU itself (register file, gpummu, PM4 command
+ * processor, interrupt logic) is the QEMU-free core agpu-core.c from
+ * patchbay's lib/adreno; this file connects it to QEMU: the MMIO window,
+ * one level interrupt, DMA to guest memory, a bottom half and a timer that
+ * run the command processor, reset and migration.
+ * See patchbay's docs/devices/agpu.md.
+ *
+ * Copyright (c) 2026 patchbay authors
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qemu/units.h"
+#include "exec/address-spaces.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "agpu.h"
+#include "trace.h"
+
+/* Packets the command processor may execute per call of agpu_run(). */
+#define AGPU_RUN_BUDGET 4096
+/* While the core has more to do (stalled or out of budget), poll it. */
+#define AGPU_POLL_NS (100 * SCALE_US)
+
+/* DMA: guest physical memory, as seen by a device outside the PCI tree. */
+static bool agpu_dma_read(void *opaque, uint64_t addr, void *buf,
+                          uint32_t len)
+{
+    MemTxResult r;
+
+    r = address_space_read(&address_space_memory, addr,
+                           MEMTXATTRS_UNSPECIFIED, buf, len);
+    if (r != MEMTX_OK) {
+        trace_agpu_dma_error("read", addr, len);
+        return false;
+    }
+    return true;
+}
+
+static bool agpu_dma_write(void *opaque, uint64_t addr, const void *buf,
+                           uint32_t len)
+{
+    MemTxResult r;
+
+    r = address_space_write(&address_space_memory, addr,
+                            MEMTXATTRS_UNSPECIFIED, buf, len);
+    if (r != MEMTX_OK) {
+        trace_agpu_dma_error("write", addr, len);
+        return false;
+    }
+    return true;
+}
+
+static void agpu_set_irq(void *opaque, bool level)
+{
+    AGpuState *s = opaque;
+
+    trace_agpu_irq(level);
+    /* the driver reads the fence from its handler: publish DMA first */
+    smp_wmb();
+    qemu_set_irq(s->irq, level);
+}
+
+static void agpu_guest_error(void *opaque, const char *msg)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "%s\n", msg);
+}
+
+static const AGpuOps agpu_ops = {
+    .dma_read = agpu_dma_read,
+    .dma_write = agpu_dma_write,
+    .set_irq = agpu_set_irq,
+    .guest_error = agpu_guest_error,
+};
+
+/*
+ * Run the command processor. Only from the bottom half, which is guarded
+ * against re-entrancy: a DMA write aimed at our own MMIO window is dropped
+ * by the memory core instead of recursing into the core. When the budget
+ * runs out, run again from the next main loop iteration; when the CP
+ * waits in CP_WAIT_REG_MEM, poll it from a virtual-clock timer.
+ */
+static void agpu_bh(void *opaque)
+{
+    AGpuState *s = opaque;
+    bool more = agpu_run(&s->core, AGPU_RUN_BUDGET);
+    bool waiting = more && agpu_cp_waiting(&s->core);
+
+    trace_agpu_run(more, waiting);
+    if (!more) {
+        timer_del(s->timer);
+    } else if (waiting) {
+        timer_mod(s->timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + AGPU_POLL_NS);
+    } else {
+        timer_del(s->timer);
+        qemu_bh_schedule(s->bh);
+    }
+}
+
+static void agpu_timer(void *opaque)
+{
+    AGpuState *s = opaque;
+
+    qemu_bh_schedule(s->bh);
+}
+
+static uint64_t agpu_mmio_read(void *opaque, hwaddr offset, unsigned size)
+{
+    AGpuState *s = opaque;
+    uint32_t value;
+
+    if (size != 4 || (offset & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "%s: %u-byte read at 0x%" HWADDR_PRIx
+                      " (only aligned 32-bit accesses)\n",
+                      __func__, size, offset);
+        return 0;
+    }
+    value = agpu_reg_read(&s->core, offset >> 2);
+    trace_agpu_read(offset, value);
+    return value;
+}
+
+static void agpu_mmio_write(void *opaque, hwaddr offset, uint64_t value,
+                            unsigned size)
+{
+    AGpuState *s = opaque;
+
+    if (size != 4 || (offset & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "%s: %u-byte write at 0x%" HWADDR_PRIx
+                      " (only aligned 32-bit accesses)\n",
+                      __func__, size, offset);
+        return;
+    }
+    trace_agpu_write(offset, value);
+    agpu_reg_write(&s->core, offset >> 2, value);
+    if (agpu_cp_runnable(&s->core)) {
+        qemu_bh_schedule(s->bh);
+    }
+}
+
+static const MemoryRegionOps agpu_mmio_ops = {
+    .read = agpu_mmio_read,
+    .write = agpu_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* let every size through, so that wrong ones are logged, not faulted */
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+};
+
+static void agpu_reset_hold(Object *obj, ResetType type)
+{
+    AGpuState *s = AGPU(obj);
+
+    trace_agpu_reset();
+    timer_del(s->timer);
+    qemu_bh_cancel(s->bh);
+    agpu_reset(&s->core);
+}
+
+static void agpu_realize(DeviceState *dev, Error **errp)
+{
+    AGpuState *s = AGPU(dev);
+    SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
+
+    if ((s->chip_id >> 24) != 2) {
+        error_setg(errp, "chip-id 0x%08" PRIx32 " is not an Adreno 2xx"
+                   " (0x02MMmmPP)", s->chip_id);
+        return;
+    }
+    /* a201, a200, a220: RB_EDRAM_INFO encodes 16 KiB << 3..5 */
+    if (s->gmem_size < 128 * KiB || s->gmem_size > 512 * KiB ||
+        !is_power_of_2(s->gmem_size)) {
+        error_setg(errp, "gmem-size %" PRIu32 " is not 128, 256 or 512 KiB",
+                   s->gmem_size);
+        return;
+    }
+
+    memory_region_init_io(&s->iomem, OBJECT(s), &agpu_mmio_ops, s,
+                          TYPE_AGPU, AGPU_MMIO_SIZE);
+    sysbus_init_mmio(sbd, &s->iomem);
+    sysbus_init_irq(sbd, &s->irq);
+    agpu_init(&s->core, &agpu_ops, s, s->chip_id, s->gmem_size);
+    s->core.hang_limit = s->hang_limit;
+    s->core.fw_strict = s->fw_strict;
+    s->bh = qemu_bh_new_guarded(agpu_bh, s, &dev->mem_reentrancy_guard);
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, agpu_timer, s);
+}
+
+static void agpu_unrealize(DeviceState *dev)
+{
+    AGpuState *s = AGPU(dev);
+
+    timer_free(s->timer);
+    s->timer = NULL;
+    qemu_bh_delete(s->bh);
+    s->bh = NULL;
+}
+
+static int agpu_post_load(void *opaque, int version_id)
+{
+    AGpuState *s = opaque;
+
+    if (!agpu_state_valid(&s->core)) {
+        return -EINVAL;
+    }
+    agpu_sync_irq(&s->core);
+    /*
+     * Resume a ring that was running or stalled when we were saved, once
+     * the virtual clock runs again (not while the incoming VM is paused).
+     */
+    timer_mod(s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    return 0;
+}
+
+static const VMStateDescription vmstate_agpu = {
+    .name = TYPE_AGPU,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = agpu_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT8(core.irq_level, AGpuState),
+        VMSTATE_UINT32_ARRAY(core.regs, AGpuState, AGPU_NUM_REGS),
+        VMSTATE_UINT32(core.rb_rptr, AGpuState),
+        VMSTATE_UINT32(core.rb_wptr, AGpuState),
+        VMSTATE_UINT32(core.depth, AGpuState),
+        VMSTATE_UINT32_ARRAY(core.ib_base, AGpuState, AGPU_IB_DEPTH),
+        VMSTATE_UINT32_ARRAY(core.ib_size, AGpuState, AGPU_IB_DEPTH),
+        VMSTATE_UINT32_ARRAY(core.ib_pos, AGpuState, AGPU_IB_DEPTH),
+        VMSTATE_UINT32_ARRAY(core.ib_ret, AGpuState, AGPU_IB_DEPTH),
+        VMSTATE_UINT8(core.waiting, AGpuState),
+        VMSTATE_UINT32(core.wait_len, AGpuState),
+        VMSTATE_UINT32(core.wait_ctrl, AGpuState),
+        VMSTATE_UINT32(core.wait_addr, AGpuState),
+        VMSTATE_UINT32(core.wait_ref, AGpuState),
+        VMSTATE_UINT32(core.wait_mask, AGpuState),
+        VMSTATE_UINT8(core.protected_mode, AGpuState),
+        VMSTATE_UINT8(core.hung, AGpuState),
+        VMSTATE_UINT32(core.hang_work, AGpuState),
+        VMSTATE_UINT32(core.cp_gen, AGpuState),
+        VMSTATE_UINT32(core.me_addr, AGpuState),
+        VMSTATE_UINT32(core.me_count, AGpuState),
+        VMSTATE_UINT32(core.me_csum, AGpuState),
+        VMSTATE_UINT32_ARRAY(core.me_ram, AGpuState, AGPU_FW_KEEP),
+        VMSTATE_UINT32(core.pfp_addr, AGpuState),
+        VMSTATE_UINT32(core.pfp_count, AGpuState),
+        VMSTATE_UINT32(core.pfp_csum, AGpuState),
+        VMSTATE_UINT32_ARRAY(core.pfp_ram, AGpuState, AGPU_FW_KEEP),
+        VMSTATE_UINT64(core.stat_packets, AGpuState),
+        VMSTATE_UINT64(core.stat_ibs, AGpuState),
+        VMSTATE_UINT32(core.stat_mmu_faults, AGpuState),
+        VMSTATE_UINT32(core.stat_bus_errors, AGpuState),
+        VMSTATE_UINT32(core.stat_opcode_errors, AGpuState),
+        VMSTATE_UINT32(core.stat_ib_errors, AGpuState),
+        VMSTATE_UINT32(core.stat_protect_errors, AGpuState),
+        VMSTATE_UINT32(core.stat_wptr_errors, AGpuState),
+        VMSTATE_UINT32(core.stat_unimplemented, AGpuState),
+        VMSTATE_UINT32(core.stat_hangs, AGpuState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const Property agpu_properties[] = {
+    DEFINE_PROP_UINT32("chip-id", AGpuState, chip_id, AGPU_CHIP_ID_A200),
+    DEFINE_PROP_UINT32("gmem-size", AGpuState, gmem_size, AGPU_GMEM_A200),
+    DEFINE_PROP_UINT32("hang-limit", AGpuState, hang_limit,
+                       AGPU_DEFAULT_HANG_LIMIT),
+    DEFINE_PROP_BOOL("fw-strict", AGpuState, fw_strict, false),
+};
+
+static void agpu_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->desc = "Adreno-200-like GPU (drm/msm, headless)";
+    dc->realize = agpu_realize;
+    dc->unrealize = agpu_unrealize;
+    dc->vmsd = &vmstate_agpu;
+    dc->user_creatable = true;
+    rc->phases.hold = agpu_reset_hold;
+    device_class_set_props(dc, agpu_properties);
+    set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
+}
+
+static const TypeInfo agpu_info = {
+    .name = TYPE_AGPU,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(AGpuState),
+    .class_init = agpu_class_init,
+};
+
+static void agpu_register_types(void)
+{
+    type_register_static(&agpu_info);
+}
+
+type_init(agpu_register_types)
