@@ -2765,6 +2765,88 @@ out:
 
 /* ===== registration ========================================================= */
 
+/* ===== hostile command streams =============================================== */
+
+/*
+ * Submit a command stream no driver would write, wait (up to 10 s: the
+ * hangcheck may have to recover the GPU) for its fence, then prove that
+ * the GPU still executes: the emulated GPU bounds its work, faults or
+ * hangs, and the driver recovers; QEMU must live on.
+ */
+static int hostile_then_proof(const uint32_t *ib, unsigned n, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	struct sub x;
+	int ret = 0, r;
+
+	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
+	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
+	bo_write(&cmd, 0, ib, n);
+	/* a stream that refers to its own BO: patch in its address */
+	for (unsigned i = 0; i < n; i++)
+		if (cmd.map[i] == 0xB0B0B0B0)
+			cmd.map[i] = lo(cmd.iova);
+	__sync_synchronize();
+	sub_init(&x, 0);
+	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, n * 4);
+	r = sub_do(g_fd, &x);
+	if (r)
+		FAILG("SUBMIT of the hostile stream: %s", ename(-r));
+	r = wait_fence(g_fd, 0, x.s.fence, 10000);
+	if (r)
+		FAILG("the hostile stream's fence did not signal in 10 s: %s",
+		      ename(-r));
+	{
+		const uint32_t proof[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova),
+					   0xCAFEBABE };
+
+		memset((void *)cmd.map, 0, 4096);
+		if (run_ib(g_fd, 0, &cmd, 0, proof, ARRAY_SIZE(proof), &dst,
+			   MSM_SUBMIT_BO_WRITE, NULL, why))
+			BAILG();
+	}
+	if (dst.map[0] != 0xCAFEBABE)
+		FAILG("after the hostile stream the GPU wrote 0x%08x, expected 0xcafebabe",
+		      dst.map[0]);
+out:
+	bo_free(&cmd);
+	bo_free(&dst);
+	return ret;
+}
+
+static int c_hostile(unsigned long arg, char *why)
+{
+	/* 0xB0B0B0B0 is replaced by the stream's own GPU address */
+	static const uint32_t self_ib[] = {
+		PM4_PKT3(CP_INDIRECT_BUFFER_PFD, 2), 0xB0B0B0B0, 3,
+	};
+	static const uint32_t unmapped_write[] = {
+		PM4_PKT3(CP_MEM_WRITE, 2), 0xFFFFF000, 0xDEADBEEF,
+	};
+	static const uint32_t unmapped_ib[] = {
+		PM4_PKT3(CP_INDIRECT_BUFFER_PFD, 2), 0xFFFF0000, 1024,
+	};
+	uint32_t garbage[512];
+	uint32_t seed = 0x2014u;
+
+	switch (arg) {
+	case 0:
+		return hostile_then_proof(self_ib, ARRAY_SIZE(self_ib), why);
+	case 1:
+		return hostile_then_proof(unmapped_write, ARRAY_SIZE(unmapped_write),
+					  why);
+	case 2:
+		return hostile_then_proof(unmapped_ib, ARRAY_SIZE(unmapped_ib), why);
+	default:
+		for (unsigned i = 0; i < ARRAY_SIZE(garbage); i++) {
+			seed = seed * 1103515245u + 12345u;
+			garbage[i] = seed ^ (seed >> 16);
+		}
+		return hostile_then_proof(garbage, ARRAY_SIZE(garbage), why);
+	}
+}
+
 static void register_cases(void)
 {
 	unsigned i, b;
@@ -2943,6 +3025,12 @@ static void register_cases(void)
 	add(c_hang_sync_file, 0, "SUBMIT hung job's sync_file is signalled with status 1 after recovery");
 	add(c_hang_replay, 0, "GPU job queued behind the hang is replayed and completes");
 	add(c_hang_after, 0, "GPU CP_MEM_WRITE works again after recovery");
+
+	/* hostile command streams: QEMU lives on, the driver recovers */
+	add(c_hostile, 0, "GPU hostile: a self-referencing IB ends, then the GPU still executes");
+	add(c_hostile, 1, "GPU hostile: CP_MEM_WRITE to an unmapped GPU address, then the GPU still executes");
+	add(c_hostile, 2, "GPU hostile: an IB at an unmapped GPU address, then the GPU still executes");
+	add(c_hostile, 3, "GPU hostile: 512 dwords of garbage packets, then the GPU still executes");
 }
 
 /* ===== main ================================================================= */
