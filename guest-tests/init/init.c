@@ -326,6 +326,16 @@ static int run_command(char *const argv[])
     return status;
 }
 
+/* busybox poweroff, halt and reboot ask PID 1 with SIGUSR2, SIGUSR1 and
+ * SIGTERM; all of them end the VM. */
+static volatile sig_atomic_t shutdown_requested;
+
+static void on_shutdown_signal(int sig)
+{
+    (void)sig;
+    shutdown_requested = 1;
+}
+
 static void run_shell(void)
 {
     char *install[] = { "/bin/busybox", "--install", "-s", "/bin", NULL };
@@ -361,7 +371,13 @@ static void run_shell(void)
         execve(argv[0], argv, envp);
         _exit(127);
     }
-    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    /* No SA_RESTART: the signal must interrupt waitpid(). */
+    struct sigaction sa = { .sa_handler = on_shutdown_signal };
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR &&
+           !shutdown_requested) {
     }
 }
 
@@ -385,7 +401,9 @@ int main(void)
         default_timeout_s = atoi(buf);
     }
     if (cmdline_get("patchbay.shell", buf, sizeof(buf)) && atoi(buf)) {
-        say("patchbay: Linux %s, %.2f s after boot; exit the shell to power off\n",
+        say("patchbay shell: Linux %s, %.2f s after boot\n"
+            "  tests:  /suites/<suite>/<test>, e.g. /suites/msm/msm_ioctl\n"
+            "  quit:   exit, poweroff or Ctrl-D (QEMU: Ctrl-A x; monitor: Ctrl-A c)\n",
             uts.release, uptime_s());
         run_shell();
         sync();

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Drives "scripts/patchbay shell" through tmux the way a user would: wait for
+# the prompt, run commands that need the emulated hardware, read their output,
+# quit with poweroff, and check that no QEMU process is left behind.
+# TAP output; "# time to prompt: S s" is wall time from the command to the
+# prompt, cache checks included. Extra arguments go to "patchbay shell".
+set -u
+root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+session=patchbay-shell-test-$$
+log=${PATCHBAY_SHELL_LOG:-/tmp/$session.log}
+n=0 failed=0
+
+ok() {  # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+screen() { tmux capture-pane -p -J -S -500 -t "$session" 2>/dev/null; }
+now() { date +%s.%N; }
+
+# wait_for TEXT SECONDS: poll the pane until TEXT appears
+wait_for() {
+    end=$(($(date +%s) + $2))
+    while [ "$(date +%s)" -le "$end" ]; do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# The shell sits in tmux; the pane reports the exit code when patchbay ends.
+start=$(now)
+tmux new-session -d -s "$session" -x 160 -y 50 \
+    "$root/scripts/patchbay shell $*; echo patchbay-shell-exited=\$?; sleep 60"
+sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
+
+wait_for 'patchbay:/root# ' 120
+ok $? "a prompt appears"
+echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
+qemu_pids=$(pgrep -s "$sid" qemu-system)
+[ -n "$qemu_pids" ]
+ok $? "QEMU runs in the shell's session (pid $qemu_pids)"
+
+# The emulated GPU is probed and a suite binary is on the initramfs; the
+# 1-Wire slaves show up after the first bus search (wire.timeout=1). The
+# marker is computed so that the typed command line does not match it.
+tmux send-keys -t "$session" \
+    'ls /dev/dri; sleep 3; ls /sys/bus/w1/devices; ls /suites/msm; echo end-$((6 * 7))' Enter
+wait_for 'end-42' 30
+ok $? "commands run and print their output"
+screen | grep -q 'renderD128'
+ok $? "the emulated GPU is there (/dev/dri/renderD128)"
+screen | grep -q '28-00000a1b2c3d'
+ok $? "the emulated DS18B20 is on the 1-Wire bus"
+
+tmux send-keys -t "$session" 'poweroff' Enter
+wait_for 'patchbay-shell-exited=0' 30
+ok $? "poweroff ends patchbay shell with exit code 0"
+sleep 0.2
+leftover=$(pgrep -s "$sid" qemu-system)
+[ -z "$leftover" ]
+ok $? "no QEMU process is left behind"
+
+screen > "$log"
+tmux kill-session -t "$session" 2>/dev/null
+[ -z "$leftover" ] || kill $leftover 2>/dev/null
+echo "1..$n"
+echo "# screen: $log"
+exit $failed
