@@ -31,6 +31,7 @@ enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_INCOMPLETE = 2 };
 typedef struct {
     /* options */
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
+    char *gdb_socket;
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s;
     gboolean verbose, interactive;
@@ -147,6 +148,13 @@ static gboolean on_tick(gpointer data)
     if (r->qemu_exited || r->killed) {
         return G_SOURCE_CONTINUE;
     }
+    if (r->gdb_socket && !r->first_crash_us) {
+        /* Under gdb the guest sits at breakpoints for as long as the user
+         * likes: wall-clock deadlines do not apply. The guest's own
+         * per-test timeouts still do, in virtual time, which stops while
+         * the VM is halted. */
+        return G_SOURCE_CONTINUE;
+    }
     if (!r->saw_ktap && t - r->start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
         g_autofree char *why =
             g_strdup_printf("no KTAP from /init within %d s of boot",
@@ -196,6 +204,10 @@ static GPtrArray *qemu_argv(Run *r)
         g_string_append_printf(append, " patchbay.suites=%s patchbay.timeout=%d",
                                suites, MAX(r->suite_timeout_s - 10, 1));
     }
+    if (r->gdb_socket) {
+        /* Symbols at their link addresses (boot-utils, vng --debug). */
+        g_string_append(append, " nokaslr");
+    }
     for (char **a = r->append; a && *a; a++) {
         g_string_append_printf(append, " %s", *a);
     }
@@ -215,6 +227,19 @@ static GPtrArray *qemu_argv(Run *r)
     g_ptr_array_add(argv, g_strdup(append->str));
     if (r->ctl) {
         guestctl_add_qemu_args(r->ctl, argv);
+    }
+    if (r->gdb_socket) {
+        /* A unix socket, never a TCP port on all interfaces (-s). Batch
+         * runs start halted so that gdb sees the boot; the interactive
+         * shell does not wait for gdb. */
+        g_ptr_array_add(argv, g_strdup("-chardev"));
+        g_ptr_array_add(argv, g_strdup_printf(
+            "socket,id=gdbstub,path=%s,server=on,wait=off", r->gdb_socket));
+        g_ptr_array_add(argv, g_strdup("-gdb"));
+        g_ptr_array_add(argv, g_strdup("chardev:gdbstub"));
+        if (!r->interactive) {
+            g_ptr_array_add(argv, g_strdup("-S"));
+        }
     }
     for (char **a = r->qemu_args; a && *a; a++) {
         g_ptr_array_add(argv, g_strdup(*a));
@@ -578,6 +603,9 @@ int main(int argc, char **argv)
           "extra QEMU argument (repeatable)", "ARG" },
         { "append", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.append,
           "extra kernel command-line argument (repeatable)", "ARG" },
+        { "gdb-socket", 0, 0, G_OPTION_ARG_FILENAME, &r.gdb_socket,
+          "serve QEMU's gdbstub on this unix socket, add nokaslr; a run "
+          "starts halted and has no wall-clock deadlines", "PATH" },
         { "interactive", 0, 0, G_OPTION_ARG_NONE, &r.interactive,
           "boot to a shell on this terminal instead of running suites", NULL },
         { "verbose", 'v', 0, G_OPTION_ARG_NONE, &r.verbose,

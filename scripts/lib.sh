@@ -65,3 +65,61 @@ source_package() {
     dpkg-source -q --no-copy -x "$dsc" "$tmp" >&2 || die "dpkg-source -x $dsc failed"
     publish "$tmp" "$dest"
 }
+
+# ---- kernel patch queue (build-kernel, patches-check) ----
+
+# series_files SERIESFILE : the patch files it lists, in order
+series_files() {
+    [ -f "$1" ] || return 0
+    d=$(dirname "$1")
+    sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$1" | while read -r p; do
+        [ -n "$p" ] || continue
+        [ -f "$d/$p" ] || die "$1 lists $p, which does not exist"
+        echo "$d/$p"
+    done
+}
+
+# patch_targets PATCH... : the files the patches touch, sorted
+patch_targets() {
+    for p in "$@"; do
+        sed -n -e 's|^--- a/\([^	]*\).*|\1|p' -e 's|^+++ b/\([^	]*\).*|\1|p' "$p"
+    done | sort -u
+}
+
+# linux_pristine SRCVER : extract Debian's linux-source-6.12 once (read-only,
+# shared by hard links) and print its folder
+linux_pristine() {
+    pristine=$CACHE/src/linux-$1
+    if [ ! -f "$pristine/Makefile" ]; then
+        say "extracting linux-source-6.12 $1 (about a minute)"
+        tmp=$pristine.tmp.$$
+        rm -rf "$tmp"
+        mkdir -p "$tmp"
+        tar -xf /usr/src/linux-source-6.12.tar.xz -C "$tmp" ||
+            die "cannot extract /usr/src/linux-source-6.12.tar.xz"
+        mv "$tmp"/linux-source-6.12/* "$tmp"/linux-source-6.12/.[!.]* "$tmp"/ 2>/dev/null || true
+        rmdir "$tmp"/linux-source-6.12
+        chmod -R a-w "$tmp"   # shared by hard links: must never be written in place
+        publish "$tmp" "$pristine"
+    fi
+    echo "$pristine"
+}
+
+# apply_patches STAGE SRCVER PATCH... : apply in order with no fuzz to STAGE
+# (which holds copies of the files they touch); on a failure show the
+# rejected hunks and name the patch and the source version, then exit 2
+apply_patches() {
+    stage=$1 srcver=$2; shift 2
+    for p in "$@"; do
+        name=${p#"$PATCHBAY_ROOT"/}
+        if ! out=$(patch -p1 -F0 -N --no-backup-if-mismatch -d "$stage" -i "$p" 2>&1); then
+            printf '%s\n' "$out" >&2
+            for rej in $(find "$stage" -name '*.rej'); do
+                printf -- '--- rejected hunk(s) in %s:\n' "${rej#"$stage"/}" >&2
+                cat "$rej" >&2
+            done
+            die "kernel patch $name does not apply to linux-source-6.12 $srcver"
+        fi
+        case $out in *fuzz*|*offset*) say "$name: $out" ;; esac
+    done
+}
