@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * patchbay-compare: show which tests changed result between two runs
+ * (typically the base kernel and a variant or a patched kernel).
+ *
+ *   patchbay-compare [--json FILE] [--suite NAME]... BASE_DIR WITH_DIR
+ *
+ * A test that only one run has counts as "missing" in the other; --suite
+ * limits the comparison to those suites (a run of one suite compared with
+ * the full base run would otherwise list every other test as missing).
+ * Crashes are compared by kind and test, over the whole runs.
+ *
+ * Exit codes, like diff(1): 0 no difference; 1 differences; 2 trouble (an
+ * unusable directory, or a run whose verdict is "incomplete").
+ */
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "results.h"
+
+enum { EXIT_SAME = 0, EXIT_DIFFERENT = 1, EXIT_TROUBLE = 2 };
+
+static const char *crash_test(const RunCrash *c)
+{
+    return c->test ? c->test : "(no test)";
+}
+
+/*
+ * The crashes of a that b does not have, by kind and test; a crash that
+ * happened twice in a and once in b counts once.
+ */
+static GPtrArray *crashes_only_in(const RunResults *a, const RunResults *b)
+{
+    GPtrArray *only = g_ptr_array_new();
+    g_autofree gboolean *used = g_new0(gboolean, b->crashes->len + 1);
+
+    for (guint i = 0; i < a->crashes->len; i++) {
+        RunCrash *ca = g_ptr_array_index(a->crashes, i);
+        gboolean found = FALSE;
+
+        for (guint j = 0; j < b->crashes->len && !found; j++) {
+            RunCrash *cb = g_ptr_array_index(b->crashes, j);
+
+            if (!used[j] && g_str_equal(ca->kind, cb->kind) &&
+                g_strcmp0(ca->test, cb->test) == 0) {
+                used[j] = found = TRUE;
+            }
+        }
+        if (!found) {
+            g_ptr_array_add(only, ca);
+        }
+    }
+    return only;
+}
+
+static void add_run(JsonBuilder *b, const char *name, const RunResults *run,
+                    guint tests)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "variant");
+    json_builder_add_string_value(b, run->variant);
+    json_builder_set_member_name(b, "kernel");
+    json_builder_add_string_value(b, run->kernel);
+    json_builder_set_member_name(b, "verdict");
+    json_builder_add_string_value(b, run->verdict);
+    json_builder_set_member_name(b, "tests");
+    json_builder_add_int_value(b, tests);
+    json_builder_end_object(b);
+}
+
+static void add_crashes(JsonBuilder *b, const char *name, const RunResults *run)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (guint i = 0; i < run->crashes->len; i++) {
+        RunCrash *c = g_ptr_array_index(run->crashes, i);
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "kind");
+        json_builder_add_string_value(b, c->kind);
+        json_builder_set_member_name(b, "test");
+        if (c->test) {
+            json_builder_add_string_value(b, c->test);
+        } else {
+            json_builder_add_null_value(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
+typedef struct {
+    guint base_tests, with_tests, changed, pass_to_fail, fail_to_pass, other;
+} Counts;
+
+static gboolean write_json(const char *path, const RunResults *base,
+                           const RunResults *with, char **suites,
+                           GPtrArray *pairs, const Counts *n, GError **error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *text = NULL, *with_nl = NULL;
+
+    json_builder_begin_object(b);
+    add_run(b, "base", base, n->base_tests);
+    add_run(b, "with", with, n->with_tests);
+    json_builder_set_member_name(b, "suites");
+    if (suites) {
+        json_builder_begin_array(b);
+        for (guint i = 0; suites[i]; i++) {
+            json_builder_add_string_value(b, suites[i]);
+        }
+        json_builder_end_array(b);
+    } else {
+        json_builder_add_null_value(b);
+    }
+    json_builder_set_member_name(b, "changed");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < pairs->len; i++) {
+        TestPair *p = g_ptr_array_index(pairs, i);
+
+        if (p->base == p->with) {
+            continue;
+        }
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "test");
+        json_builder_add_string_value(b, p->test);
+        json_builder_set_member_name(b, "base");
+        json_builder_add_string_value(b, test_result_name(p->base));
+        json_builder_set_member_name(b, "with");
+        json_builder_add_string_value(b, test_result_name(p->with));
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "counts");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "compared");
+    json_builder_add_int_value(b, pairs->len);
+    json_builder_set_member_name(b, "changed");
+    json_builder_add_int_value(b, n->changed);
+    json_builder_set_member_name(b, "pass_to_fail");
+    json_builder_add_int_value(b, n->pass_to_fail);
+    json_builder_set_member_name(b, "fail_to_pass");
+    json_builder_add_int_value(b, n->fail_to_pass);
+    json_builder_set_member_name(b, "other");
+    json_builder_add_int_value(b, n->other);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "crashes");
+    json_builder_begin_object(b);
+    add_crashes(b, "base", base);
+    add_crashes(b, "with", with);
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+
+    root = json_builder_get_root(b);
+    text = json_to_string(root, TRUE);
+    with_nl = g_strconcat(text, "\n", NULL);
+    return g_file_set_contents(path, with_nl, -1, error);
+}
+
+int main(int argc, char **argv)
+{
+    g_autofree char *json_path = NULL;
+    g_auto(GStrv) suites = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(RunResults) base = NULL, with = NULL;
+    g_autoptr(GPtrArray) pairs = NULL, base_only = NULL, with_only = NULL;
+    Counts n = { 0 };
+    int code = EXIT_SAME;
+    GOptionEntry entries[] = {
+        { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
+          "also write the comparison as JSON to FILE", "FILE" },
+        { "suite", 0, 0, G_OPTION_ARG_STRING_ARRAY, &suites,
+          "compare only this suite (repeatable)", "NAME" },
+        { NULL },
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("BASE_DIR WITH_DIR - compare two patchbay runs");
+
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        g_printerr("patchbay-compare: %s\n", error->message);
+        return EXIT_TROUBLE;
+    }
+    if (argc != 3) {
+        g_printerr("patchbay-compare: usage: patchbay-compare [--json FILE] "
+                   "[--suite NAME]... BASE_DIR WITH_DIR\n");
+        return EXIT_TROUBLE;
+    }
+    base = run_results_load(argv[1], &error);
+    if (!base) {
+        g_printerr("patchbay-compare: base: %s\n", error->message);
+        g_clear_error(&error);
+    }
+    with = run_results_load(argv[2], &error);
+    if (!with) {
+        g_printerr("patchbay-compare: with: %s\n", error->message);
+    }
+    if (!base || !with) {
+        return EXIT_TROUBLE;
+    }
+
+    pairs = results_diff(base, with, (const char *const *)suites);
+    /* A misspelt --suite would otherwise read as "no test differs". */
+    for (guint i = 0; suites && suites[i]; i++) {
+        const char *one[] = { suites[i], NULL };
+        g_autoptr(GPtrArray) in_suite = results_diff(base, with, one);
+
+        if (!in_suite->len) {
+            g_printerr("patchbay-compare: neither run has a test in suite "
+                       "'%s'\n", suites[i]);
+            code = EXIT_TROUBLE;
+        }
+    }
+    for (guint i = 0; i < pairs->len; i++) {
+        TestPair *p = g_ptr_array_index(pairs, i);
+
+        n.base_tests += p->base != TEST_MISSING;
+        n.with_tests += p->with != TEST_MISSING;
+    }
+    printf("base: %s (%s), verdict %s, %u tests\n", base->variant,
+           base->kernel, base->verdict, n.base_tests);
+    printf("with: %s (%s), verdict %s, %u tests\n", with->variant,
+           with->kernel, with->verdict, n.with_tests);
+    for (guint i = 0; i < pairs->len; i++) {
+        TestPair *p = g_ptr_array_index(pairs, i);
+
+        if (p->base == p->with) {
+            continue;
+        }
+        n.changed++;
+        if (p->base == TEST_PASS && p->with == TEST_FAIL) {
+            n.pass_to_fail++;
+        } else if (p->base == TEST_FAIL && p->with == TEST_PASS) {
+            n.fail_to_pass++;
+        } else {
+            n.other++;
+        }
+        printf("  %s -> %-6s %s\n", test_result_name(p->base),
+               test_result_name(p->with), p->test);
+    }
+    base_only = crashes_only_in(base, with);
+    with_only = crashes_only_in(with, base);
+    for (guint i = 0; i < base_only->len; i++) {
+        RunCrash *c = g_ptr_array_index(base_only, i);
+
+        printf("  crash (base): %s during %s\n", c->kind, crash_test(c));
+    }
+    for (guint i = 0; i < with_only->len; i++) {
+        RunCrash *c = g_ptr_array_index(with_only, i);
+
+        printf("  crash (with): %s during %s\n", c->kind, crash_test(c));
+    }
+    if (n.changed) {
+        printf("%u of %u tests differ: %u pass->fail, %u fail->pass, %u other",
+               n.changed, pairs->len, n.pass_to_fail, n.fail_to_pass, n.other);
+    } else {
+        printf("no test differs (%u compared)", pairs->len);
+    }
+    printf("; crashes: base %u, with %u\n", base->crashes->len,
+           with->crashes->len);
+
+    if (json_path && !write_json(json_path, base, with, suites, pairs, &n,
+                                 &error)) {
+        g_printerr("patchbay-compare: %s\n", error->message);
+        return EXIT_TROUBLE;
+    }
+    if (code != EXIT_TROUBLE && (n.changed || base_only->len ||
+                                 with_only->len)) {
+        code = EXIT_DIFFERENT;
+    }
+    /* An incomplete run's missing tests say nothing about the kernel. */
+    if (g_str_equal(base->verdict, "incomplete")) {
+        g_printerr("patchbay-compare: the base run is incomplete; "
+                   "its results are partial\n");
+        code = EXIT_TROUBLE;
+    }
+    if (g_str_equal(with->verdict, "incomplete")) {
+        g_printerr("patchbay-compare: the with run is incomplete; "
+                   "its results are partial\n");
+        code = EXIT_TROUBLE;
+    }
+    return code;
+}
