@@ -15,8 +15,54 @@
 struct GuestCtl {
     char *qmp_path, *port_path;
     GSocketConnection *qmp, *port;
-    GDataInputStream *qmp_in, *port_in;
+    GDataInputStream *qmp_in;   /* QEMU's QMP: trusted */
+    GuestCtlLines *requests;    /* the guest's port: bounded */
+    char chunk[512];
 };
+
+struct GuestCtlLines {
+    GString *line;
+    gsize max;
+    gboolean overlong;
+};
+
+GuestCtlLines *guestctl_lines_new(gsize max)
+{
+    GuestCtlLines *lines = g_new0(GuestCtlLines, 1);
+
+    lines->line = g_string_sized_new(max + 1);
+    lines->max = max;
+    return lines;
+}
+
+void guestctl_lines_free(GuestCtlLines *lines)
+{
+    if (lines) {
+        g_string_free(lines->line, TRUE);
+        g_free(lines);
+    }
+}
+
+gsize guestctl_lines_pending(const GuestCtlLines *lines)
+{
+    return lines->line->len;
+}
+
+void guestctl_lines_feed(GuestCtlLines *lines, const char *buf, gsize len,
+                         GuestCtlLineFunc fn, gpointer data)
+{
+    for (gsize i = 0; i < len; i++) {
+        if (buf[i] == '\n') {
+            fn(lines->overlong ? NULL : lines->line->str, data);
+            g_string_truncate(lines->line, 0);
+            lines->overlong = FALSE;
+        } else if (lines->line->len == lines->max) {
+            lines->overlong = TRUE;
+        } else if (!lines->overlong) {
+            g_string_append_c(lines->line, buf[i]);
+        }
+    }
+}
 
 GuestCtl *guestctl_new(const char *dir)
 {
@@ -33,7 +79,7 @@ void guestctl_free(GuestCtl *ctl)
         return;
     }
     g_clear_object(&ctl->qmp_in);
-    g_clear_object(&ctl->port_in);
+    guestctl_lines_free(ctl->requests);
     g_clear_object(&ctl->qmp);
     g_clear_object(&ctl->port);
     g_free(ctl->qmp_path);
@@ -167,37 +213,51 @@ static void send_reply(GuestCtl *ctl, const char *reply)
     g_output_stream_write_all(out, line, strlen(line), NULL, NULL, NULL);
 }
 
-static void on_request(GObject *src, GAsyncResult *res, gpointer data)
+static void on_request(const char *line, gpointer data)
 {
     GuestCtl *ctl = data;
     g_autoptr(GError) error = NULL;
-    gsize len;
-    g_autofree char *line = g_data_input_stream_read_line_finish_utf8(
-        G_DATA_INPUT_STREAM(src), res, &len, &error);
     g_autofree char *reply = NULL;
     g_autofree char *command = NULL;
+    g_autofree char *text = NULL;
 
     if (!line) {
-        if (error && g_error_matches(error, G_IO_ERROR,
-                                     G_IO_ERROR_INVALID_DATA)) {
-            send_reply(ctl, "error the request is not UTF-8 text");
-            goto next;
-        }
-        return;  /* QEMU went away */
+        send_reply(ctl, "error request too long");
+        return;
     }
-    g_strchomp(line);
-    if (len > MAX_REQUEST) {
-        reply = g_strdup("error request too long");
-    } else if ((command = guestctl_request_to_qmp(line, &reply))) {
+    if (!g_utf8_validate(line, -1, NULL)) {
+        send_reply(ctl, "error the request is not UTF-8 text");
+        return;
+    }
+    text = g_strchomp(g_strdup(line));   /* a guest may send CR LF */
+    if ((command = guestctl_request_to_qmp(text, &reply))) {
         g_autofree char *resp = qmp_execute(ctl, command, &error);
 
-        reply = resp ? guestctl_qmp_to_reply(line, resp)
+        reply = resp ? guestctl_qmp_to_reply(text, resp)
                      : g_strdup_printf("error QMP: %s", error->message);
     }
     send_reply(ctl, reply);
-next:
-    g_data_input_stream_read_line_async(ctl->port_in, G_PRIORITY_DEFAULT, NULL,
-                                        on_request, ctl);
+}
+
+static void read_port(GuestCtl *ctl);
+
+static void on_port_data(GObject *src, GAsyncResult *res, gpointer data)
+{
+    GuestCtl *ctl = data;
+    gssize n = g_input_stream_read_finish(G_INPUT_STREAM(src), res, NULL);
+
+    if (n <= 0) {
+        return;  /* QEMU went away */
+    }
+    guestctl_lines_feed(ctl->requests, ctl->chunk, n, on_request, ctl);
+    read_port(ctl);
+}
+
+static void read_port(GuestCtl *ctl)
+{
+    g_input_stream_read_async(g_io_stream_get_input_stream(G_IO_STREAM(ctl->port)),
+                              ctl->chunk, sizeof(ctl->chunk),
+                              G_PRIORITY_DEFAULT, NULL, on_port_data, ctl);
 }
 
 static GSocketConnection *connect_unix(const char *path, int timeout_ms,
@@ -249,9 +309,7 @@ gboolean guestctl_start(GuestCtl *ctl, int timeout_ms, GError **error)
     if (!ctl->port) {
         return FALSE;
     }
-    ctl->port_in = g_data_input_stream_new(
-        g_io_stream_get_input_stream(G_IO_STREAM(ctl->port)));
-    g_data_input_stream_read_line_async(ctl->port_in, G_PRIORITY_DEFAULT, NULL,
-                                        on_request, ctl);
+    ctl->requests = guestctl_lines_new(MAX_REQUEST);
+    read_port(ctl);
     return TRUE;
 }

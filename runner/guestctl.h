@@ -38,3 +38,15 @@ char *guestctl_request_to_qmp(const char *line, char **reply);
 
 /* The reply line (without newline) for a QMP response object. */
 char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response);
+
+/* Splits the guest's byte stream into request lines without ever holding
+ * more than max bytes: a longer line is reported once, as NULL, when its
+ * newline arrives, and its bytes are dropped (the guest is untrusted). */
+typedef struct GuestCtlLines GuestCtlLines;
+typedef void (*GuestCtlLineFunc)(const char *line, gpointer data);
+GuestCtlLines *guestctl_lines_new(gsize max);
+void guestctl_lines_free(GuestCtlLines *lines);
+void guestctl_lines_feed(GuestCtlLines *lines, const char *buf, gsize len,
+                         GuestCtlLineFunc fn, gpointer data);
+/* Bytes held for the current, unfinished line (at most max). */
+gsize guestctl_lines_pending(const GuestCtlLines *lines);

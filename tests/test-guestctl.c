@@ -3,6 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <string.h>
+
 #include <json-glib/json-glib.h>
 
 #include "guestctl.h"
@@ -93,6 +95,49 @@ static void test_replies(void)
     g_assert_cmpstr(junk, ==, "error no answer from QEMU");
 }
 
+static void collect(const char *line, gpointer data)
+{
+    g_ptr_array_add(data, g_strdup(line ? line : "(too long)"));
+}
+
+static void feed(GuestCtlLines *lines, const char *text, GPtrArray *got)
+{
+    guestctl_lines_feed(lines, text, strlen(text), collect, got);
+}
+
+static void test_lines(void)
+{
+    g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func(g_free);
+    GuestCtlLines *lines = guestctl_lines_new(8);
+    char flood[1000];
+
+    /* Lines split across reads are joined. */
+    feed(lines, "qom-g", got);
+    feed(lines, "et\nab\n\n", got);
+    g_assert_cmpuint(got->len, ==, 3);
+    g_assert_cmpstr(got->pdata[0], ==, "qom-get");
+    g_assert_cmpstr(got->pdata[1], ==, "ab");
+    g_assert_cmpstr(got->pdata[2], ==, "");
+
+    /* A guest that never sends a newline: the buffer stays at max. */
+    memset(flood, 'x', sizeof(flood));
+    for (int i = 0; i < 100; i++) {
+        guestctl_lines_feed(lines, flood, sizeof(flood), collect, got);
+        g_assert_cmpuint(guestctl_lines_pending(lines), <=, 8);
+    }
+    g_assert_cmpuint(got->len, ==, 3);
+    /* Its newline ends it with one "too long"; the next line is whole.
+     * Exactly max bytes is still a line. */
+    feed(lines, "\n12345678\n123456789\nok\n", got);
+    g_assert_cmpuint(got->len, ==, 7);
+    g_assert_cmpstr(got->pdata[3], ==, "(too long)");
+    g_assert_cmpstr(got->pdata[4], ==, "12345678");
+    g_assert_cmpstr(got->pdata[5], ==, "(too long)");
+    g_assert_cmpstr(got->pdata[6], ==, "ok");
+    g_assert_cmpuint(guestctl_lines_pending(lines), ==, 0);
+    guestctl_lines_free(lines);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -101,5 +146,6 @@ int main(int argc, char **argv)
     g_test_add_func("/guestctl/qom-get", test_qom_get);
     g_test_add_func("/guestctl/rejects", test_rejects);
     g_test_add_func("/guestctl/replies", test_replies);
+    g_test_add_func("/guestctl/lines", test_lines);
     return g_test_run();
 }
