@@ -52,6 +52,7 @@
 #include "ktap.h"
 #include "pbctl.h"
 #include "w1util.h"
+#include "w1req.h"
 
 #define RX_TIMEOUT_MS	2000	/* wait for a reply that has not come yet */
 #define GRACE_MS	300	/* after the expected replies, for extra ones */
@@ -76,110 +77,7 @@ static bool sp_orig_valid;
 
 /* ---- requests ------------------------------------------------------------- */
 
-#define REQ_MAX		16600
-
-struct req {
-	_Alignas(8) uint8_t buf[sizeof(struct nlmsghdr) + sizeof(struct cn_msg) +
-				REQ_MAX];
-	size_t len;		/* bytes after the cn_msg header */
-	size_t cur;		/* offset of the current w1_netlink_msg */
-	bool have_msg;
-};
-
-#define REQ_DATA(r)	((r)->buf + sizeof(struct nlmsghdr) + sizeof(struct cn_msg))
-
-static void req_init(struct req *r)
-{
-	memset(r->buf, 0, sizeof(struct nlmsghdr) + sizeof(struct cn_msg));
-	r->len = 0;
-	r->have_msg = false;
-}
-
-static void req_put(struct req *r, const void *p, size_t n)
-{
-	if (r->len + n > REQ_MAX) {
-		fprintf(stderr, "request buffer overflow\n");
-		exit(2);
-	}
-	memcpy(REQ_DATA(r) + r->len, p, n);
-	r->len += n;
-}
-
-/* Grow the current message's len by n (header updated in place). */
-static void req_grow(struct req *r, size_t n)
-{
-	struct w1_netlink_msg m;
-
-	memcpy(&m, REQ_DATA(r) + r->cur, sizeof(m));
-	m.len = (uint16_t)(m.len + n);
-	memcpy(REQ_DATA(r) + r->cur, &m, sizeof(m));
-}
-
-/* Start a message with len 0. */
-static void req_msg(struct req *r, uint8_t type, const uint8_t id[8])
-{
-	struct w1_netlink_msg m = { .type = type };
-
-	memcpy(m.id.id, id, 8);
-	r->cur = r->len;
-	r->have_msg = true;
-	req_put(r, &m, sizeof(m));
-}
-
-/* Append a command (header + data) to the current message. */
-static void req_cmd(struct req *r, uint8_t code, const void *data, uint16_t len)
-{
-	struct w1_netlink_cmd c = { .cmd = code, .len = len };
-
-	req_put(r, &c, sizeof(c));
-	if (len)
-		req_put(r, data, len);
-	req_grow(r, sizeof(c) + len);
-}
-
-/* Append raw bytes; they count into the current message's len if grow. */
-static void req_raw(struct req *r, const void *p, size_t n, bool grow)
-{
-	req_put(r, p, n);
-	if (grow)
-		req_grow(r, n);
-}
-
-/* Overwrite the current message's len (for malformed requests). */
-static void req_set_msg_len(struct req *r, uint16_t len)
-{
-	struct w1_netlink_msg m;
-
-	memcpy(&m, REQ_DATA(r) + r->cur, sizeof(m));
-	m.len = len;
-	memcpy(REQ_DATA(r) + r->cur, &m, sizeof(m));
-}
-
-/* cn_len < 0: r->len. */
-static int req_send(struct req *r, uint32_t seq, uint32_t ack, uint16_t flags,
-		    int cn_len)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct nlmsghdr nlh = {
-		.nlmsg_len = (uint32_t)(sizeof(nlh) + sizeof(struct cn_msg) + r->len),
-		.nlmsg_type = NLMSG_DONE,
-		.nlmsg_seq = seq,
-	};
-	struct cn_msg cn = {
-		.id = { .idx = CN_W1_IDX, .val = CN_W1_VAL },
-		.seq = seq,
-		.ack = ack,
-		.len = (uint16_t)(cn_len < 0 ? (int)r->len : cn_len),
-		.flags = flags,
-	};
-	ssize_t n;
-
-	memcpy(r->buf, &nlh, sizeof(nlh));
-	memcpy(r->buf + sizeof(nlh), &cn, sizeof(cn));
-	n = sendto(nl_fd, r->buf, nlh.nlmsg_len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa));
-	return n == (ssize_t)nlh.nlmsg_len ? 0 : -1;
-}
+/* struct w1_req and w1_req_*(): w1req.h */
 
 /* ---- replies -------------------------------------------------------------- */
 
@@ -532,7 +430,7 @@ enum ack_mode { ACK_OTHER, ACK_SEQ_PLUS_1 };
  * Send r and collect the replies.  want: w1 netlink messages expected;
  * cn_len < 0 means r->len.  0, or -1 if the send failed.
  */
-static int xchg_run(struct xchg *xc, struct req *r, uint16_t flags,
+static int xchg_run(struct xchg *xc, struct w1_req *r, uint16_t flags,
 		    enum ack_mode am, int want, int grace_ms, int cn_len)
 {
 	rx_drain();
@@ -544,7 +442,7 @@ static int xchg_run(struct xchg *xc, struct req *r, uint16_t flags,
 	xc->x.seq = xc->seq;
 	xc->x.ack = xc->ack;
 	xc->x.flags = flags;
-	if (req_send(r, xc->seq, xc->ack, flags, cn_len))
+	if (w1_req_send(r, nl_fd, xc->seq, xc->ack, flags, cn_len))
 		return -1;
 	rx_collect(&xc->rx, want, grace_ms);
 	return 0;
@@ -584,16 +482,16 @@ static int nl_write_read(const struct w1_slave_rom *s, const uint8_t *w,
 			 uint16_t wn, uint8_t *rd, uint16_t rn, char *why,
 			 size_t wl)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &h_xc;
 	const struct rx_cmd *c;
 	uint8_t zero[256] = { 0 };
 
-	req_init(&r);
-	req_msg(&r, W1_SLAVE_CMD, s->id);
-	req_cmd(&r, W1_CMD_WRITE, w, wn);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_SLAVE_CMD, s->id);
+	w1_req_cmd(&r, W1_CMD_WRITE, w, wn);
 	if (rn)
-		req_cmd(&r, W1_CMD_READ, zero, rn);
+		w1_req_cmd(&r, W1_CMD_READ, zero, rn);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, rn ? 3 : 1, HELPER_GRACE_MS, -1)) {
 		snprintf(why, wl, "send: %s", strerror(errno));
 		return -1;
@@ -636,13 +534,13 @@ static int nl_read_scratchpad(uint8_t sp[9], char *why, size_t wl)
 static int nl_list(uint8_t code, uint8_t ids[][8], int max, int *n,
 		   char *why, size_t wl)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &h_xc;
 	const struct rx_cmd *c = NULL;
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, code, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, code, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, HELPER_GRACE_MS, -1)) {
 		snprintf(why, wl, "send: %s", strerror(errno));
 		return -1;
@@ -672,12 +570,12 @@ static int nl_list(uint8_t code, uint8_t ids[][8], int max, int *n,
 static int nl_addremove(uint8_t code, const uint8_t id[8], char *why,
 			size_t wl)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &h_xc;
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, code, id, 8);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, code, id, 8);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, HELPER_GRACE_MS, -1)) {
 		snprintf(why, wl, "send: %s", strerror(errno));
 		return -1;
@@ -835,14 +733,14 @@ static void c_setup(const char *name)
 
 static void n1_list_masters(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_msg *m;
 	uint8_t zero[8] = { 0 };
 	uint32_t id;
 
-	req_init(&r);
-	req_msg(&r, W1_LIST_MASTERS, zero);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_LIST_MASTERS, zero);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	if (xc->rx.n != 1 || xc->rx.nmsg != 1)
@@ -866,14 +764,14 @@ static int search_n = -1;
 
 static void n2_search(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_data(&xc->x, W1_MASTER_CMD, ID1, W1_CMD_SEARCH, 8 * SL_COUNT);
@@ -931,16 +829,16 @@ static void n2_search_order(const char *name)
 
 static void n3_search_bundled(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	uint8_t ids[16][8];
 	const struct rx_cmd *c;
 	char why[300];
 	int n = 0;
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
 	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_nl(&xc->x, NL_HDRS + 16 + 32 + 20 + 16);
@@ -962,16 +860,16 @@ static void n3_search_bundled(const char *name)
 
 static void n4_list_slaves(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	uint8_t ids[16][8];
 	const struct rx_cmd *c;
 	char why[300];
 	int n = 0;
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_data(&xc->x, W1_MASTER_CMD, ID1, W1_CMD_LIST_SLAVES, 8 * SL_COUNT);
@@ -988,13 +886,13 @@ static void n4_list_slaves(const char *name)
 
 static void n5_reset(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	if (xc->rx.foreign)
@@ -1008,14 +906,14 @@ static void n5_reset(const char *name)
 
 static void n6_convert(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const uint8_t conv = 0x44;
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, W1_SLAVE_CMD, T1->id);
-	req_cmd(&r, W1_CMD_WRITE, &conv, 1);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);
+	w1_req_cmd(&r, W1_CMD_WRITE, &conv, 1);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
@@ -1025,19 +923,19 @@ static void n6_convert(const char *name)
 	PASS();
 }
 
-static void read_sp_req(struct req *r)
+static void read_sp_req(struct w1_req *r)
 {
 	static const uint8_t be = 0xbe, z[9] = { 0 };
 
-	req_init(r);
-	req_msg(r, W1_SLAVE_CMD, T1->id);
-	req_cmd(r, W1_CMD_WRITE, &be, 1);
-	req_cmd(r, W1_CMD_READ, z, 9);
+	w1_req_init(r);
+	w1_req_msg(r, W1_SLAVE_CMD, T1->id);
+	w1_req_cmd(r, W1_CMD_WRITE, &be, 1);
+	w1_req_cmd(r, W1_CMD_READ, z, 9);
 }
 
 static void n6_read_unbundled(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
@@ -1059,7 +957,7 @@ static void n6_read_unbundled(const char *name)
 
 static void n6_read_bundled(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
@@ -1093,7 +991,7 @@ static void n6_read_bundled(const char *name)
  */
 static void n6_read_bundled_ack(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
@@ -1133,7 +1031,7 @@ static int read_eeprom_sysfs(uint8_t *buf, size_t len)
 
 static void n7_touch(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	uint8_t t[11] = { 0xf0, 0x00, 0x00 }, mem[8], hexs[3][40];
@@ -1143,9 +1041,9 @@ static void n7_touch(const char *name)
 	if (read_eeprom_sysfs(mem, sizeof(mem)))
 		FAIL("cannot read %s/eeprom", E1->name);
 	memset(t + 3, 0xff, 8);
-	req_init(&r);
-	req_msg(&r, W1_SLAVE_CMD, E1->id);
-	req_cmd(&r, W1_CMD_TOUCH, t, sizeof(t));
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_SLAVE_CMD, E1->id);
+	w1_req_cmd(&r, W1_CMD_TOUCH, t, sizeof(t));
 	/*
 	 * w1_touch_block() does one DS2490 BIT_IO round trip (COMM, status
 	 * poll at the 1 ms interrupt interval, bulk IN) per bit: 88 of them
@@ -1173,21 +1071,21 @@ static void n7_touch(const char *name)
 	PASS();
 }
 
-static void multi_req(struct req *r)
+static void multi_req(struct w1_req *r)
 {
 	static const uint8_t be = 0xbe, z[9] = { 0 };
 
-	req_init(r);
-	req_msg(r, W1_MASTER_CMD, ID1);
-	req_cmd(r, W1_CMD_RESET, NULL, 0);
-	req_msg(r, W1_SLAVE_CMD, T1->id);
-	req_cmd(r, W1_CMD_WRITE, &be, 1);
-	req_cmd(r, W1_CMD_READ, z, 9);
+	w1_req_init(r);
+	w1_req_msg(r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(r, W1_CMD_RESET, NULL, 0);
+	w1_req_msg(r, W1_SLAVE_CMD, T1->id);
+	w1_req_cmd(r, W1_CMD_WRITE, &be, 1);
+	w1_req_cmd(r, W1_CMD_READ, z, 9);
 }
 
 static void n8_multi_bundled(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
@@ -1223,7 +1121,7 @@ static void n8_multi_bundled(const char *name)
 
 static void n8_multi_unbundled(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const struct rx_cmd *c;
 	char why[300];
@@ -1388,7 +1286,7 @@ static void n4_alarm_ages_out(const char *name)
 
 static void unknown_flag(uint16_t flag, uint16_t tag)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	char name1[160], name2[160], why[400] = "", path[256];
 	char alarms_before[64] = "", alarms_after[64] = "", fake_name[32];
@@ -1420,11 +1318,11 @@ static void unknown_flag(uint16_t flag, uint16_t tag)
 	w1_event_drain(ev_fd);
 
 	/* msg 1: MASTER_CMD 1 [SLAVE_ADD fake]; msg 2: SLAVE_CMD t1 [WRITE 4e ..] */
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
-	req_msg(&r, W1_SLAVE_CMD, T1->id);
-	req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
+	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);
+	w1_req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
 	if (xchg_run(xc, &r, flag, ACK_OTHER, 1, GRACE_SILENT_MS, -1)) {
 		ktap_test_fail(name1, "send: %s", strerror(errno));
 		ktap_test_fail(name2, "send failed");
@@ -1505,7 +1403,7 @@ static void n9_flag_ffff(const char *name)
 
 static void n10_enodev_continues(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	uint8_t fake[8], ids[16][8], z = 0;
 	const struct rx_cmd *c;
@@ -1513,11 +1411,11 @@ static void n10_enodev_continues(const char *name)
 	int n = 0;
 
 	fake_rom(0x0a10, fake, fname, sizeof(fname));
-	req_init(&r);
-	req_msg(&r, W1_SLAVE_CMD, fake);
-	req_cmd(&r, W1_CMD_READ, &z, 1);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_SLAVE_CMD, fake);
+	w1_req_cmd(&r, W1_CMD_READ, &z, 1);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
 	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 2, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	/* the error is sent at once from the callback, never bundled */
@@ -1541,15 +1439,15 @@ static void n10_enodev_continues(const char *name)
 
 static void n10_enodev_master(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	uint8_t id99[8];
 	char why[300];
 
 	w1_master_id_bytes(99, id99);
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, id99);
-	req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, id99);
+	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, 1000, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_error(&xc->x, W1_MASTER_CMD, ERR_ENODEV, id99);
@@ -1560,14 +1458,14 @@ static void n10_enodev_master(const char *name)
 
 static void n11_eproto_len0(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, W1_SLAVE_CMD, T1->id);	/* msg.len 0 */
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);	/* msg.len 0 */
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, 1000, -1))
 		FAIL("send: %s", strerror(errno));
 	/* one error reply; the LIST_SLAVES message is not executed */
@@ -1579,16 +1477,16 @@ static void n11_eproto_len0(const char *name)
 
 static void wrong_type(const char *name, uint8_t type, bool check_log)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	const uint8_t junk[4] = { 0 };
 	char why[300], marker[128], needle[128];
 	int found;
 
 	kmsg_mark(marker, sizeof(marker), "w1_netlink wrong type");
-	req_init(&r);
-	req_msg(&r, type, T1->id);
-	req_raw(&r, junk, sizeof(junk), true);	/* msg.len 4 */
+	w1_req_init(&r);
+	w1_req_msg(&r, type, T1->id);
+	w1_req_raw(&r, junk, sizeof(junk), true);	/* msg.len 4 */
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_error(&xc->x, type, ERR_EPROTO, T1->id);
@@ -1618,17 +1516,17 @@ static void n11_eproto_type7(const char *name)
 
 static void n12_e2big_cmd(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	struct w1_netlink_cmd big = { .cmd = W1_CMD_READ, .len = 100 };
 	const uint8_t pad[4] = { 0 };
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_RESET, NULL, 0);
-	req_raw(&r, &big, sizeof(big), true);	/* READ claiming 100 bytes */
-	req_raw(&r, pad, sizeof(pad), true);	/* ... of which 4 follow */
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	w1_req_raw(&r, &big, sizeof(big), true);	/* READ claiming 100 bytes */
+	w1_req_raw(&r, pad, sizeof(pad), true);	/* ... of which 4 follow */
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
@@ -1639,7 +1537,7 @@ static void n12_e2big_cmd(const char *name)
 }
 
 /* No reply at all, the fake slave not added, no event. */
-static void silent_case(const char *name, struct req *r, int cn_len,
+static void silent_case(const char *name, struct w1_req *r, int cn_len,
 			const uint8_t fake[8], const char *fake_name)
 {
 	struct xchg *xc = &g_xc;
@@ -1666,50 +1564,50 @@ static void silent_case(const char *name, struct req *r, int cn_len,
 
 static void n12_e2big_msg(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	uint8_t fake[8];
 	char fname[32];
 
 	fake_rom(0x0c12, fake, fname, sizeof(fname));
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_set_msg_len(&r, 40);	/* nothing follows */
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_set_msg_len(&r, 40);	/* nothing follows */
 	silent_case(name, &r, -1, fake, fname);
 }
 
 static void n12_cn_len(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	uint8_t fake[8];
 	char fname[32];
 
 	fake_rom(0x0c13, fake, fname, sizeof(fname));
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
 	/* cn.len 64 bytes beyond what the netlink message carries */
 	silent_case(name, &r, (int)r.len + 64, fake, fname);
 }
 
 static void n16_oversize(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	static uint8_t pad[16400];
 	uint8_t fake[8];
 	char fname[32];
 	size_t n;
 
 	fake_rom(0x0f16, fake, fname, sizeof(fname));
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
-	req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
 	/* cn.len 16400: netlink payload 20 + 16400 > CONNECTOR_MAX_MSG_SIZE */
 	n = 16400 - r.len - sizeof(struct w1_netlink_cmd);
 	memset(pad, 0xff, sizeof(pad));
-	req_cmd(&r, W1_CMD_WRITE, pad, (uint16_t)n);
+	w1_req_cmd(&r, W1_CMD_WRITE, pad, (uint16_t)n);
 	silent_case(name, &r, -1, fake, fname);
 }
 
@@ -1717,13 +1615,13 @@ static void einval_case(const char *name, uint8_t type,
 			const uint8_t id[8], uint8_t code, const void *data,
 			uint16_t len)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	char why[300];
 
-	req_init(&r);
-	req_msg(&r, type, id);
-	req_cmd(&r, code, data, len);
+	w1_req_init(&r);
+	w1_req_msg(&r, type, id);
+	w1_req_cmd(&r, code, data, len);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	if (xc->rx.foreign)
@@ -1777,16 +1675,16 @@ static bool n14_added;
 static void addremove_case(const char *name, uint8_t code, uint8_t status,
 			   int want_event, bool want_present)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	struct w1_event evs[8];
 	char why[300], s[300];
 	int nev;
 
 	w1_event_drain(ev_fd);
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, code, n14_id, 8);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, code, n14_id, 8);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	nev = events_within(evs, (int)ARRAY_SIZE(evs), 500);
@@ -1854,7 +1752,7 @@ static void n14_remove_again(const char *name)
 
 static void n16_read200(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	uint8_t w[12] = { 0x55 }, mem[128], z[200] = { 0 }, tail[17];
 	const struct rx_cmd *c;
@@ -1867,11 +1765,11 @@ static void n16_read200(const char *name)
 	w[9] = 0xf0;
 	w[10] = 0x00;
 	w[11] = 0x00;
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_RESET, NULL, 0);
-	req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
-	req_cmd(&r, W1_CMD_READ, z, sizeof(z));
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	w1_req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
+	w1_req_cmd(&r, W1_CMD_READ, z, sizeof(z));
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 4, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
@@ -1903,7 +1801,7 @@ static void n16_read200(const char *name)
  */
 static void n16_write300(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	static uint8_t ff[300];
 	struct xchg *xc = &g_xc;
 	const uint8_t rd[3] = { 0xf0, 0x00, 0x00 };
@@ -1925,10 +1823,10 @@ static void n16_write300(const char *name)
 	}
 	memset(ff, 0xff, sizeof(ff));
 	kmsg_mark(marker, sizeof(marker), "w1_netlink WRITE 300");
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_RESET, NULL, 0);
-	req_cmd(&r, W1_CMD_WRITE, ff, sizeof(ff));
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	w1_req_cmd(&r, W1_CMD_WRITE, ff, sizeof(ff));
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
@@ -1974,7 +1872,7 @@ static void set_all_present(bool on)
 
 static void n5_reset_empty(const char *name)
 {
-	static struct req r;
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	char why[300];
 
@@ -1989,9 +1887,9 @@ static void n5_reset_empty(const char *name)
 			FAIL("qom-set %s present false: %s", path, pbctl_last_reply());
 	}
 	/* RESET reports success whatever the presence pulse (ds9490r_reset) */
-	req_init(&r);
-	req_msg(&r, W1_MASTER_CMD, ID1);
-	req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_MASTER_CMD, ID1);
+	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
 	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);

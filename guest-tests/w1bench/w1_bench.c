@@ -55,6 +55,7 @@
 #include "ktap.h"
 #include "pbctl.h"
 #include "w1util.h"
+#include "w1req.h"
 
 #define SETUP_WAIT_MS	20000	/* boot discovery of the four slaves */
 #define RX_TIMEOUT_MS	5000	/* wait for a reply that has not come yet */
@@ -102,84 +103,7 @@ static long long median_ll(long long *v, int n)
 
 /* ---- requests ------------------------------------------------------------- */
 
-#define REQ_MAX		(CONNECTOR_MAX_MSG_SIZE - CN_HDR)
-
-struct req {
-	_Alignas(8) uint8_t buf[sizeof(struct nlmsghdr) + sizeof(struct cn_msg) +
-				REQ_MAX];
-	size_t len;		/* bytes after the cn_msg header */
-	size_t cur;		/* offset of the current w1_netlink_msg */
-	int ncmd;		/* commands in the request */
-};
-
-#define REQ_DATA(r)	((r)->buf + sizeof(struct nlmsghdr) + sizeof(struct cn_msg))
-
-static void req_init(struct req *r)
-{
-	r->len = 0;
-	r->cur = 0;
-	r->ncmd = 0;
-}
-
-static void req_put(struct req *r, const void *p, size_t n)
-{
-	if (r->len + n > REQ_MAX) {
-		fprintf(stderr, "request buffer overflow\n");
-		exit(2);
-	}
-	if (p)
-		memcpy(REQ_DATA(r) + r->len, p, n);
-	else
-		memset(REQ_DATA(r) + r->len, 0, n);
-	r->len += n;
-}
-
-static void req_msg(struct req *r, uint8_t type, const uint8_t id[8])
-{
-	struct w1_netlink_msg m = { .type = type };
-
-	memcpy(m.id.id, id, 8);
-	r->cur = r->len;
-	req_put(r, &m, sizeof(m));
-}
-
-/* A command; data NULL with len > 0 appends zeroes (a READ buffer). */
-static void req_cmd(struct req *r, uint8_t code, const void *data, uint16_t len)
-{
-	struct w1_netlink_cmd c = { .cmd = code, .len = len };
-	struct w1_netlink_msg m;
-
-	req_put(r, &c, sizeof(c));
-	req_put(r, data, len);
-	memcpy(&m, REQ_DATA(r) + r->cur, sizeof(m));
-	m.len = (uint16_t)(m.len + sizeof(c) + len);
-	memcpy(REQ_DATA(r) + r->cur, &m, sizeof(m));
-	r->ncmd++;
-}
-
-static int req_send(struct req *r, uint32_t seq, uint32_t ack, uint16_t flags)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct nlmsghdr nlh = {
-		.nlmsg_len = (uint32_t)(sizeof(nlh) + sizeof(struct cn_msg) + r->len),
-		.nlmsg_type = NLMSG_DONE,
-		.nlmsg_seq = seq,
-	};
-	struct cn_msg cn = {
-		.id = { .idx = CN_W1_IDX, .val = CN_W1_VAL },
-		.seq = seq,
-		.ack = ack,
-		.len = (uint16_t)r->len,
-		.flags = flags,
-	};
-	ssize_t n;
-
-	memcpy(r->buf, &nlh, sizeof(nlh));
-	memcpy(r->buf + sizeof(nlh), &cn, sizeof(cn));
-	n = sendto(nl_fd, r->buf, nlh.nlmsg_len, 0, (struct sockaddr *)&sa,
-		   sizeof(sa));
-	return n == (ssize_t)nlh.nlmsg_len ? 0 : -1;
-}
+/* struct w1_req and w1_req_*(): w1req.h */
 
 /* ---- the kernel's reply rules (drivers/w1/w1_netlink.c, 6.12) ------------ */
 
@@ -260,7 +184,7 @@ static void sim_queue_status(struct w1sim *s)
  * and SLAVE_CMD messages of RESET/WRITE/READ/TOUCH commands, all to
  * existing targets): the number of netlink messages sent back.
  */
-static void sim_request(struct w1sim *s, const struct req *r, bool bundle,
+static void sim_request(struct w1sim *s, const struct w1_req *r, bool bundle,
 			uint32_t seq, uint32_t ack)
 {
 	int reply_size = CN_HDR + (int)r->len;
@@ -278,11 +202,11 @@ static void sim_request(struct w1sim *s, const struct req *r, bool bundle,
 		struct w1_netlink_msg m;
 		size_t coff = 0;
 
-		memcpy(&m, REQ_DATA(r) + off, sizeof(m));
+		memcpy(&m, W1_REQ_DATA(r) + off, sizeof(m));
 		while (coff < m.len) {
 			struct w1_netlink_cmd c;
 
-			memcpy(&c, REQ_DATA(r) + off + sizeof(m) + coff, sizeof(c));
+			memcpy(&c, W1_REQ_DATA(r) + off + sizeof(m) + coff, sizeof(c));
 			if (c.cmd == W1_CMD_READ || c.cmd == W1_CMD_TOUCH)
 				sim_queue_cmd(s, c.len);
 			sim_check_send(s);
@@ -415,7 +339,7 @@ static void parse_datagram(struct xres *x, const uint8_t *buf, size_t got,
  * Send r and receive until want_status status replies arrived (the round
  * trip), then GRACE_MS more for anything else.  0, or -1 (send failed).
  */
-static int exchange(struct req *r, uint16_t flags, int want_status,
+static int exchange(struct w1_req *r, uint16_t flags, int want_status,
 		    struct xres *x, uint32_t *seq_out, uint32_t *ack_out)
 {
 	static uint8_t buf[65536];
@@ -427,7 +351,7 @@ static int exchange(struct req *r, uint16_t flags, int want_status,
 	*seq_out = seq;
 	*ack_out = ack;
 	t0 = now_ns();
-	if (req_send(r, seq, ack, flags))
+	if (w1_req_send(r, nl_fd, seq, ack, flags, -1))
 		return -1;
 	for (;;) {
 		bool waiting = x->statuses < want_status;
@@ -553,7 +477,7 @@ struct point {
 	int n;			/* P4: commands */
 	bool bundle;		/* P4 */
 	char name[160];
-	struct req r;
+	struct w1_req r;
 	long long t[REPS];	/* ns */
 	struct xres x;		/* the last exchange */
 	struct w1sim s;
@@ -589,10 +513,10 @@ static void points_init(void)
 			snprintf(p->name, sizeof(p->name),
 				 "P4 MASTER_CMD %d x RESET %s: replies counted as the kernel's rules say",
 				 p->n, b ? "bundled" : "unbundled");
-			req_init(&p->r);
-			req_msg(&p->r, W1_MASTER_CMD, ID1);
+			w1_req_init(&p->r);
+			w1_req_msg(&p->r, W1_MASTER_CMD, ID1);
 			for (int c = 0; c < p->n; c++)
-				req_cmd(&p->r, W1_CMD_RESET, NULL, 0);
+				w1_req_cmd(&p->r, W1_CMD_RESET, NULL, 0);
 		}
 	}
 	points[i].kind = K_P5;
@@ -600,11 +524,11 @@ static void points_init(void)
 	snprintf(points[i].name, sizeof(points[i].name),
 		 "P5 netlink: SLAVE_CMD e1 [WRITE f0 00 00][READ 128] x %d, bundled, data as in sysfs",
 		 P5_BLOCKS);
-	req_init(&points[i].r);
+	w1_req_init(&points[i].r);
 	for (int b = 0; b < P5_BLOCKS; b++) {
-		req_msg(&points[i].r, W1_SLAVE_CMD, E1->id);
-		req_cmd(&points[i].r, W1_CMD_WRITE, rd, sizeof(rd));
-		req_cmd(&points[i].r, W1_CMD_READ, NULL, P5_BLOCK);
+		w1_req_msg(&points[i].r, W1_SLAVE_CMD, E1->id);
+		w1_req_cmd(&points[i].r, W1_CMD_WRITE, rd, sizeof(rd));
+		w1_req_cmd(&points[i].r, W1_CMD_READ, NULL, P5_BLOCK);
 	}
 	i++;
 	points[i].kind = K_SYSFS;
