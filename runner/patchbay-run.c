@@ -14,7 +14,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -50,6 +52,7 @@ typedef struct {
     GString *qemu_stderr;
     GuestCtl *ctl;
     char *sock_dir;
+    pid_t parent_pid;
 } Run;
 
 static gint64 now_us(void)
@@ -543,6 +546,15 @@ static int run_batch(Run *r)
     g_timeout_add_seconds(1, on_tick, r);
     g_unix_signal_add(SIGINT, on_signal, r);
     g_unix_signal_add(SIGTERM, on_signal, r);
+    if (r->gdb_socket) {
+        /* patchbay debug runs us in a session of our own, without
+         * deadlines: if it dies (its terminal closed, killed), stop too
+         * rather than keep a halted QEMU forever. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != r->parent_pid) {
+            stop_qemu(r);
+        }
+    }
     g_main_loop_run(r->loop);
 
     fclose(r->console_log);
@@ -624,6 +636,7 @@ int main(int argc, char **argv)
         g_printerr("patchbay-run: --qemu, --kernel and --initrd are required\n");
         return EXIT_INCOMPLETE;
     }
+    r.parent_pid = getppid();
     if (r.interactive) {
         return run_interactive(&r);
     }

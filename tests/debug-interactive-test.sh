@@ -1,0 +1,82 @@
+#!/bin/sh
+# Drives an interactive "scripts/patchbay debug --suite msm" through tmux the
+# way a user would: break in msm_ioctl_gem_new, print an argument, run an
+# lx-* command, ^C to stop the running guest, quit (gdb detaches), and the
+# suite still passes. Then a second session is abandoned at the (gdb)
+# prompt by closing its terminal: no runner or QEMU may stay behind.
+# TAP output.
+set -u
+root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+session=patchbay-debug-test-$$
+results=${TMPDIR:-/tmp}/$session
+n=0 failed=0
+
+ok() {  # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+screen() { tmux capture-pane -p -J -S -2000 -t "$session" 2>/dev/null; }
+# wait_line LINE SECONDS: poll the pane until a whole line equals LINE
+wait_line() {
+    end=$(($(date +%s) + $2))
+    while [ "$(date +%s)" -le "$end" ]; do
+        screen | grep -qx -- "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# gdb COMMAND: type it, then wait for gdb to have run it (an echo marker,
+# because typeahead during a slow command is not reliable)
+marker=0
+gdb() {
+    marker=$((marker + 1))
+    tmux send-keys -t "$session" "$1" Enter "echo MARK$marker\\n" Enter
+    wait_line "MARK$marker" 60
+}
+start() {  # start RESULTS_DIR
+    tmux new-session -d -s "$session" -x 200 -y 50 \
+        "$root/scripts/patchbay debug --suite msm --results $1; echo patchbay-exited=\$?; sleep 60"
+    wait_line '(gdb) ' 120 || screen | grep -q '^(gdb) '
+}
+
+start "$results/a"
+ok $? "gdb starts, attached to the halted guest"
+gdb 'set pagination off'
+gdb 'break msm_ioctl_gem_new'
+gdb 'continue'
+screen | grep -q 'hit Breakpoint 1, msm_ioctl_gem_new (dev=0x'
+ok $? "the breakpoint in msm_ioctl_gem_new hits"
+gdb 'print ((struct drm_msm_gem_new *)data)->size'
+screen | grep -q '^\$1 = [0-9]'
+ok $? "gdb prints the ioctl's argument"
+gdb 'lx-ps'
+screen | grep -q ' msm_ioctl$'
+ok $? "lx-ps (the kernel's gdb scripts) lists the suite's process"
+gdb 'delete 1'
+tmux send-keys -t "$session" 'continue' Enter
+sleep 1
+tmux send-keys -t "$session" C-c
+gdb 'info registers pc'
+screen | grep -q 'received signal SIGINT'
+ok $? "^C in gdb stops the running guest"
+tmux send-keys -t "$session" 'quit' Enter
+sleep 0.5
+tmux send-keys -t "$session" 'y' Enter
+wait_line 'patchbay-exited=0' 120
+ok $? "quit detaches, the suite finishes and passes (exit 0)"
+tmux kill-session -t "$session" 2>/dev/null
+
+# Abandoned at the prompt: the terminal goes away with the guest halted.
+start "$results/b"
+pgrep -f -- "--results=$results/b" > /dev/null
+ok $? "a second session is running"
+tmux kill-session -t "$session"
+sleep 3
+left=$(pgrep -f -- "--results=$results/b")
+[ -z "$left" ]
+ok $? "closing its terminal leaves no runner or QEMU behind"
+[ -z "$left" ] || kill $left
+
+echo "1..$n"
+rm -rf "$results"
+exit $failed
