@@ -54,22 +54,6 @@ static GPtrArray *crashes_only_in(const RunResults *a, const RunResults *b)
     return only;
 }
 
-static void add_run(JsonBuilder *b, const char *name, const RunResults *run,
-                    guint tests)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "variant");
-    json_builder_add_string_value(b, run->variant);
-    json_builder_set_member_name(b, "kernel");
-    json_builder_add_string_value(b, run->kernel);
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, run->verdict);
-    json_builder_set_member_name(b, "tests");
-    json_builder_add_int_value(b, tests);
-    json_builder_end_object(b);
-}
-
 static void add_crashes(JsonBuilder *b, const char *name, const RunResults *run)
 {
     json_builder_set_member_name(b, name);
@@ -100,20 +84,14 @@ static gboolean write_json(const char *path, const RunResults *base,
                            GPtrArray *pairs, const Counts *n, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonNode) root = NULL;
-    g_autofree char *text = NULL, *with_nl = NULL;
 
     json_builder_begin_object(b);
-    add_run(b, "base", base, n->base_tests);
-    add_run(b, "with", with, n->with_tests);
-    json_builder_set_member_name(b, "suites");
+    results_json_add_run(b, "base", base, n->base_tests);
+    results_json_add_run(b, "with", with, n->with_tests);
     if (suites) {
-        json_builder_begin_array(b);
-        for (guint i = 0; suites[i]; i++) {
-            json_builder_add_string_value(b, suites[i]);
-        }
-        json_builder_end_array(b);
+        results_json_add_strv(b, "suites", suites, -1);
     } else {
+        json_builder_set_member_name(b, "suites");
         json_builder_add_null_value(b);
     }
     json_builder_set_member_name(b, "changed");
@@ -154,10 +132,7 @@ static gboolean write_json(const char *path, const RunResults *base,
     json_builder_end_object(b);
     json_builder_end_object(b);
 
-    root = json_builder_get_root(b);
-    text = json_to_string(root, TRUE);
-    with_nl = g_strconcat(text, "\n", NULL);
-    return g_file_set_contents(path, with_nl, -1, error);
+    return results_json_write(b, path, error);
 }
 
 int main(int argc, char **argv)

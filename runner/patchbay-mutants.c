@@ -143,21 +143,9 @@ static gboolean write_json(const char *path, const RunResults *base,
                            GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonNode) root = NULL;
-    g_autofree char *text = NULL, *with_nl = NULL;
 
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "base");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "variant");
-    json_builder_add_string_value(b, base->variant);
-    json_builder_set_member_name(b, "kernel");
-    json_builder_add_string_value(b, base->kernel);
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, base->verdict);
-    json_builder_set_member_name(b, "tests");
-    json_builder_add_int_value(b, base->tests->len);
-    json_builder_end_object(b);
+    results_json_add_run(b, "base", base, base->tests->len);
 
     json_builder_set_member_name(b, "mutants");
     json_builder_begin_array(b);
@@ -169,27 +157,15 @@ static gboolean write_json(const char *path, const RunResults *base,
         json_builder_add_string_value(b, m->name);
         json_builder_set_member_name(b, "removes");
         add_string_or_null(b, m->meta ? m->meta->removes : NULL);
-        json_builder_set_member_name(b, "suites");
-        json_builder_begin_array(b);
-        for (guint j = 0; m->meta && m->meta->suites[j]; j++) {
-            json_builder_add_string_value(b, m->meta->suites[j]);
-        }
-        json_builder_end_array(b);
-        json_builder_set_member_name(b, "declared_killed_by");
-        json_builder_begin_array(b);
-        for (guint j = 0; m->meta && m->meta->killed_by[j]; j++) {
-            json_builder_add_string_value(b, m->meta->killed_by[j]);
-        }
-        json_builder_end_array(b);
+        results_json_add_strv(b, "suites",
+                              m->meta ? m->meta->suites : NULL, -1);
+        results_json_add_strv(b, "declared_killed_by",
+                              m->meta ? m->meta->killed_by : NULL, -1);
         json_builder_set_member_name(b, "status");
         json_builder_add_string_value(b, mutant_status_name(mutant_status(m)));
-        json_builder_set_member_name(b, "killers");
-        json_builder_begin_array(b);
-        for (guint j = 0; m->verdict && j < m->verdict->killers->len; j++) {
-            json_builder_add_string_value(
-                b, g_ptr_array_index(m->verdict->killers, j));
-        }
-        json_builder_end_array(b);
+        results_json_add_strv(b, "killers",
+                              m->verdict ? (char **)m->verdict->killers->pdata : NULL,
+                              m->verdict ? (gint)m->verdict->killers->len : 0);
         json_builder_set_member_name(b, "expected");
         json_builder_add_boolean_value(b, m->verdict && m->verdict->expected);
         json_builder_set_member_name(b, "elsewhere");
@@ -205,10 +181,7 @@ static gboolean write_json(const char *path, const RunResults *base,
     json_builder_add_int_value(b, percent);
     json_builder_end_object(b);
 
-    root = json_builder_get_root(b);
-    text = json_to_string(root, TRUE);
-    with_nl = g_strconcat(text, "\n", NULL);
-    return g_file_set_contents(path, with_nl, -1, error);
+    return results_json_write(b, path, error);
 }
 
 int main(int argc, char **argv)

@@ -421,3 +421,39 @@ MutantVerdict *mutant_classify(const RunResults *base,
     }
     return v;
 }
+
+void results_json_add_run(JsonBuilder *b, const char *member,
+                          const RunResults *run, guint tests)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "variant");
+    json_builder_add_string_value(b, run->variant);
+    json_builder_set_member_name(b, "kernel");
+    json_builder_add_string_value(b, run->kernel);
+    json_builder_set_member_name(b, "verdict");
+    json_builder_add_string_value(b, run->verdict);
+    json_builder_set_member_name(b, "tests");
+    json_builder_add_int_value(b, tests);
+    json_builder_end_object(b);
+}
+
+void results_json_add_strv(JsonBuilder *b, const char *member,
+                           char **strings, gint n)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_begin_array(b);
+    for (gint i = 0; strings && (n < 0 ? strings[i] != NULL : i < n); i++) {
+        json_builder_add_string_value(b, strings[i]);
+    }
+    json_builder_end_array(b);
+}
+
+gboolean results_json_write(JsonBuilder *b, const char *path, GError **error)
+{
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    g_autofree char *text = json_to_string(root, TRUE);
+    g_autofree char *with_nl = g_strconcat(text, "\n", NULL);
+
+    return g_file_set_contents(path, with_nl, -1, error);
+}

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -112,3 +113,15 @@ void mutant_verdict_free(MutantVerdict *verdict);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MutantVerdict, mutant_verdict_free)
 
 G_END_DECLS
+
+/* ---- JSON output of patchbay-compare and patchbay-mutants ---- */
+
+/* member: {"variant", "kernel", "verdict", "tests": tests} of run */
+void results_json_add_run(JsonBuilder *b, const char *member,
+                          const RunResults *run, guint tests);
+/* member: an array of n strings, or of a NULL-terminated list if n < 0
+ * (an empty array when strings is NULL) */
+void results_json_add_strv(JsonBuilder *b, const char *member,
+                           char **strings, gint n);
+/* Write the builder's value to path, pretty-printed, with a final newline. */
+gboolean results_json_write(JsonBuilder *b, const char *path, GError **error);

@@ -9,22 +9,9 @@ set -u
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 session=patchbay-debug-test-$$
 results=${TMPDIR:-/tmp}/$session
-n=0 failed=0
+. "$root/tests/tmux-lib.sh"
+wait_line() { wait_for -x "$1" "$2"; }
 
-ok() {  # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
-screen() { tmux capture-pane -p -J -S -2000 -t "$session" 2>/dev/null; }
-# wait_line LINE SECONDS: poll the pane until a whole line equals LINE
-wait_line() {
-    end=$(($(date +%s) + $2))
-    while [ "$(date +%s)" -le "$end" ]; do
-        screen | grep -qx -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 # gdb COMMAND: type it, then wait for gdb to have run it (an echo marker,
 # because typeahead during a slow command is not reliable)
 marker=0

@@ -8,24 +8,8 @@ set -u
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 session=patchbay-shell-test-$$
 log=${PATCHBAY_SHELL_LOG:-/tmp/$session.log}
-n=0 failed=0
-
-ok() {  # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
-screen() { tmux capture-pane -p -J -S -500 -t "$session" 2>/dev/null; }
+. "$root/tests/tmux-lib.sh"
 now() { date +%s.%N; }
-
-# wait_for TEXT SECONDS: poll the pane until TEXT appears
-wait_for() {
-    end=$(($(date +%s) + $2))
-    while [ "$(date +%s)" -le "$end" ]; do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
 
 # The shell sits in tmux; the pane reports the exit code when patchbay ends.
 start=$(now)
@@ -33,7 +17,7 @@ tmux new-session -d -s "$session" -x 160 -y 50 \
     "$root/scripts/patchbay shell $*; echo patchbay-shell-exited=\$?; sleep 60"
 sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 
-wait_for 'patchbay:/root# ' 120
+wait_for -F 'patchbay:/root# ' 120
 ok $? "a prompt appears"
 echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
 qemu_pids=$(pgrep -s "$sid" qemu-system)
@@ -45,7 +29,7 @@ ok $? "QEMU runs in the shell's session (pid $qemu_pids)"
 # marker is computed so that the typed command line does not match it.
 tmux send-keys -t "$session" \
     'ls /dev/dri; sleep 3; ls /sys/bus/w1/devices; ls /suites/msm; echo end-$((6 * 7))' Enter
-wait_for 'end-42' 30
+wait_for -F 'end-42' 30
 ok $? "commands run and print their output"
 screen | grep -q 'renderD128'
 ok $? "the emulated GPU is there (/dev/dri/renderD128)"
@@ -53,7 +37,7 @@ screen | grep -q '28-00000a1b2c3d'
 ok $? "the emulated DS18B20 is on the 1-Wire bus"
 
 tmux send-keys -t "$session" 'poweroff' Enter
-wait_for 'patchbay-shell-exited=0' 30
+wait_for -F 'patchbay-shell-exited=0' 30
 ok $? "poweroff ends patchbay shell with exit code 0"
 sleep 0.2
 leftover=$(pgrep -s "$sid" qemu-system)

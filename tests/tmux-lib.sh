@@ -1,0 +1,21 @@
+# Shared by the tests that drive patchbay through tmux (sourced): TAP
+# results and polling the pane. The caller sets $session.
+n=0 failed=0
+
+ok() {  # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+
+screen() { tmux capture-pane -p -J -S -2000 -t "$session" 2>/dev/null; }
+
+# wait_for GREP_OPTION TEXT SECONDS: poll the pane until grep finds TEXT
+# (-F: anywhere in a line; -x: a whole line)
+wait_for() {
+    end=$(($(date +%s) + $3))
+    while [ "$(date +%s)" -le "$end" ]; do
+        screen | grep -q "$1" -- "$2" && return 0
+        sleep 0.05
+    done
+    return 1
+}
