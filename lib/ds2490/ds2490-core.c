@@ -115,25 +115,45 @@ static uint8_t ds2490_cmd_size(uint16_t value)
 
 /* ---- rings ---- */
 
-static void ds2490_ep2_push(DS2490Core *c, uint8_t b)
+/*
+ * EP2, EP3 and the result register FIFO are byte rings of the same shape.
+ * Their storage stays in DS2490Core's plain fields (buffer, head, count),
+ * which VMState migrates as they are; these two helpers work on any of them.
+ */
+static bool ds2490_ring_push(uint8_t *buf, uint8_t size, uint8_t head,
+                             uint8_t *count, uint8_t b)
 {
-    if (c->ep2_count >= DS2490_EP2_SIZE) {
-        return;
+    if (*count >= size) {
+        return false;
     }
-    c->ep2[(c->ep2_head + c->ep2_count) % DS2490_EP2_SIZE] = b;
-    c->ep2_count++;
+    buf[(head + *count) % size] = b;
+    (*count)++;
+    return true;
 }
 
+static bool ds2490_ring_pop(const uint8_t *buf, uint8_t size, uint8_t *head,
+                            uint8_t *count, uint8_t *b)
+{
+    if (*count == 0) {
+        return false;
+    }
+    *b = buf[*head % size];
+    *head = (*head + 1) % size;
+    (*count)--;
+    return true;
+}
+
+static void ds2490_ep2_push(DS2490Core *c, uint8_t b)
+{
+    ds2490_ring_push(c->ep2, DS2490_EP2_SIZE, c->ep2_head, &c->ep2_count, b);
+}
+
+/* An empty EP2 gives 0xff: eight read slots on the bus */
 static uint8_t ds2490_ep2_pop(DS2490Core *c)
 {
-    uint8_t b;
+    uint8_t b = 0xff;
 
-    if (c->ep2_count == 0) {
-        return 0xff;
-    }
-    b = c->ep2[c->ep2_head % DS2490_EP2_SIZE];
-    c->ep2_head = (c->ep2_head + 1) % DS2490_EP2_SIZE;
-    c->ep2_count--;
+    ds2490_ring_pop(c->ep2, DS2490_EP2_SIZE, &c->ep2_head, &c->ep2_count, &b);
     return b;
 }
 
@@ -144,11 +164,7 @@ static int ds2490_ep3_free(const DS2490Core *c)
 
 static void ds2490_ep3_push(DS2490Core *c, uint8_t b)
 {
-    if (c->ep3_count >= DS2490_EP3_SIZE) {
-        return;
-    }
-    c->ep3[(c->ep3_head + c->ep3_count) % DS2490_EP3_SIZE] = b;
-    c->ep3_count++;
+    ds2490_ring_push(c->ep3, DS2490_EP3_SIZE, c->ep3_head, &c->ep3_count, b);
 }
 
 static void ds2490_ep3_push64(DS2490Core *c, uint64_t v)
@@ -162,38 +178,26 @@ static void ds2490_ep3_push64(DS2490Core *c, uint64_t v)
 
 static uint8_t ds2490_ep3_pop(DS2490Core *c)
 {
-    uint8_t b;
+    uint8_t b = 0;
 
-    if (c->ep3_count == 0) {
-        return 0;
-    }
-    b = c->ep3[c->ep3_head % DS2490_EP3_SIZE];
-    c->ep3_head = (c->ep3_head + 1) % DS2490_EP3_SIZE;
-    c->ep3_count--;
+    ds2490_ring_pop(c->ep3, DS2490_EP3_SIZE, &c->ep3_head, &c->ep3_count, &b);
     return b;
 }
 
 static void ds2490_result_push(DS2490Core *c, uint8_t v)
 {
-    if (c->results_count >= DS2490_RESULT_SIZE) {
+    if (!ds2490_ring_push(c->results, DS2490_RESULT_SIZE, c->results_head,
+                          &c->results_count, v)) {
         c->results_dropped++;
-        return;
     }
-    c->results[(c->results_head + c->results_count) % DS2490_RESULT_SIZE] =
-        v;
-    c->results_count++;
 }
 
 static uint8_t ds2490_result_pop(DS2490Core *c)
 {
-    uint8_t v;
+    uint8_t v = 0;
 
-    if (c->results_count == 0) {
-        return 0;
-    }
-    v = c->results[c->results_head % DS2490_RESULT_SIZE];
-    c->results_head = (c->results_head + 1) % DS2490_RESULT_SIZE;
-    c->results_count--;
+    ds2490_ring_pop(c->results, DS2490_RESULT_SIZE, &c->results_head,
+                    &c->results_count, &v);
     return v;
 }
 
