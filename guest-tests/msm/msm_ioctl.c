@@ -68,30 +68,63 @@
 /* 0: pass; -1: fail; 1: skip.  why gets the reason. */
 typedef int (*case_fn)(unsigned long arg, char *why);
 
+/*
+ * Most GPU cases need two fresh BOs: cmd for their IBs and dst for the IBs
+ * to write.  Such a case is a gpu_fn; the runner makes and frees the BOs.
+ */
+typedef int (*gpu_fn)(unsigned long arg, struct bo *cmd, struct bo *dst,
+		      char *why);
+
 struct tcase {
 	char name[128];
 	case_fn fn;
+	gpu_fn gpu;			/* instead of fn, see add_gpu() */
+	uint32_t cmd_size, dst_flags;
 	unsigned long arg;
 };
 
 static struct tcase g_cases[640];
 static unsigned g_ncases;
 
-static KTAP_PRINTF(3, 4) void add(case_fn fn, unsigned long arg,
-				  const char *fmt, ...)
+static struct tcase *vadd(unsigned long arg, const char *fmt, va_list ap)
 {
-	va_list ap;
+	struct tcase *c;
 
 	if (g_ncases >= ARRAY_SIZE(g_cases)) {
 		fprintf(stderr, "msm_ioctl: too many cases\n");
 		exit(2);
 	}
-	va_start(ap, fmt);
-	vsnprintf(g_cases[g_ncases].name, sizeof(g_cases[0].name), fmt, ap);
-	va_end(ap);
-	g_cases[g_ncases].fn = fn;
-	g_cases[g_ncases].arg = arg;
+	c = &g_cases[g_ncases];
+	vsnprintf(c->name, sizeof(c->name), fmt, ap);
+	c->arg = arg;
 	g_ncases++;
+	return c;
+}
+
+static KTAP_PRINTF(3, 4) void add(case_fn fn, unsigned long arg,
+				  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(arg, fmt, ap)->fn = fn;
+	va_end(ap);
+}
+
+/* A GPU case on a cmd BO of cmd_size bytes (WC) and a 4 KiB dst BO. */
+static KTAP_PRINTF(5, 6) void add_gpu(gpu_fn fn, unsigned long arg,
+				      uint32_t cmd_size, uint32_t dst_flags,
+				      const char *fmt, ...)
+{
+	struct tcase *c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	c = vadd(arg, fmt, ap);
+	va_end(ap);
+	c->gpu = fn;
+	c->cmd_size = cmd_size;
+	c->dst_flags = dst_flags;
 }
 
 #define FAIL(...) do { snprintf(why, WHY_LEN, __VA_ARGS__); return -1; } while (0)
@@ -102,12 +135,12 @@ static KTAP_PRINTF(3, 4) void add(case_fn fn, unsigned long arg,
 #define MAKE(b, fd, size, flags) \
 	do { if (bo_make((b), (fd), (size), (flags), why, WHY_LEN)) { ret = -1; goto out; } } while (0)
 
-/* Put pfx in front of the reason already in why. */
+/* Put "pfx: " in front of the reason already in why. */
 static void why_prefix(char *why, const char *pfx)
 {
 	char t[WHY_LEN];
 
-	snprintf(t, sizeof(t), "%s%.250s", pfx, why);
+	snprintf(t, sizeof(t), "%s: %.250s", pfx, why);
 	memcpy(why, t, WHY_LEN);
 }
 
@@ -184,43 +217,138 @@ static void close_fence_fd(struct sub *x)
 	x->s.fence_fd = -1;
 }
 
-/* Submit x, expect errno e (0: success); on success wait for the fence. */
-static int sub_expect(struct sub *x, int e, char *why)
+/*
+ * Submit x; if the kernel took it, wait for it (and close its fence fd) so
+ * that it cannot outlive the case.  0 or -errno of the SUBMIT.
+ */
+static int sub_try(int fd, struct sub *x)
 {
-	int r = sub_do(g_fd, x);
+	int r = sub_do(fd, x);
 
 	if (r == 0) {
 		close_fence_fd(x);
-		wait_fence(g_fd, x->s.queueid, x->s.fence, 5000);
+		wait_fence(fd, x->s.queueid, x->s.fence, 5000);
 	}
-	EXPECT(r, e, "SUBMIT");
+	return r;
+}
+
+/* Submit x, expect errno e (0: success). */
+static int sub_expect(struct sub *x, int e, char *why)
+{
+	EXPECT(sub_try(g_fd, x), e, "SUBMIT");
 	return 0;
 }
 
-/* Submit one IB (n dwords at byte offset off of cmd) and wait up to 5 s. */
-static int run_ib(int fd, uint32_t queue, struct bo *cmd, uint32_t off,
-		  const uint32_t *dw, unsigned n, struct bo *data,
-		  uint32_t dflags, uint32_t *fence, char *why)
+/* Submit x, which must be accepted, and wait up to 5 s for its fence. */
+static int sub_run(int fd, struct sub *x, const char *what, char *why)
 {
-	struct sub x;
 	int r;
 
-	bo_write(cmd, off, dw, n);
-	sub_init(&x, queue);
-	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ);
-	if (data)
-		sub_bo(&x, data->handle, dflags);
-	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, off, n * 4);
-	r = sub_do(fd, &x);
+	EXPECT(sub_do(fd, x), 0, what);
+	r = wait_fence(fd, x->s.queueid, x->s.fence, 5000);
 	if (r)
-		FAIL("SUBMIT: %s", ename(-r));
+		FAIL("WAIT_FENCE(queue %u, fence %u, 5 s): %s", x->s.queueid,
+		     x->s.fence, ename(-r));
+	return 0;
+}
+
+/* A submit on queue with cmd (READ) as bo 0 and dst (WRITE) as bo 1. */
+static void sub_pair(struct sub *x, uint32_t queue, const struct bo *cmd,
+		     const struct bo *dst)
+{
+	sub_init(x, queue);
+	sub_bo(x, cmd->handle, MSM_SUBMIT_BO_READ);
+	sub_bo(x, dst->handle, MSM_SUBMIT_BO_WRITE);
+}
+
+/* x waits for syncobj handle; the entry is returned for point and flags. */
+static struct drm_msm_gem_submit_syncobj *sub_in(struct sub *x, uint32_t handle)
+{
+	x->s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
+	x->s.nr_in_syncobjs = 1;
+	x->in[0].handle = handle;
+	return &x->in[0];
+}
+
+/* x signals syncobj handle; the entry is returned for point and flags. */
+static struct drm_msm_gem_submit_syncobj *sub_out(struct sub *x, uint32_t handle)
+{
+	x->s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
+	x->s.nr_out_syncobjs = 1;
+	x->out[0].handle = handle;
+	return &x->out[0];
+}
+
+static uint32_t lo(uint64_t iova) { return (uint32_t)iova; }
+
+/* Bytes of the IB that put_mem_write() writes. */
+#define MEM_WRITE_BYTES	12
+
+/* At byte off of cmd: an IB that CP_MEM_WRITEs val to GPU address addr. */
+static void put_mem_write(struct bo *cmd, uint32_t off, uint32_t addr,
+			  uint32_t val)
+{
+	const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), addr, val };
+
+	bo_write(cmd, off, ib, ARRAY_SIZE(ib));
+}
+
+/*
+ * Submit one IB (n dwords at byte offset off of cmd) with dst as its WRITE
+ * BO and wait up to 5 s for it.
+ */
+static int run_ib(uint32_t queue, struct bo *cmd, uint32_t off,
+		  const uint32_t *dw, unsigned n, struct bo *dst,
+		  uint32_t *fence, char *why)
+{
+	struct sub x;
+
+	bo_write(cmd, off, dw, n);
+	sub_pair(&x, queue, cmd, dst);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, off, n * 4);
+	if (sub_run(g_fd, &x, "SUBMIT", why))
+		return -1;
 	if (fence)
 		*fence = x.s.fence;
-	r = wait_fence(fd, queue, x.s.fence, 5000);
-	if (r)
-		FAIL("WAIT_FENCE(queue %u, fence %u, 5 s): %s", queue,
-		     x.s.fence, ename(-r));
 	return 0;
+}
+
+/* run_ib() of a CP_MEM_WRITE of val to dst + doff. */
+static int run_mem_write(uint32_t queue, struct bo *cmd, uint32_t off,
+			 struct bo *dst, uint32_t doff, uint32_t val, char *why)
+{
+	const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova) + doff, val };
+
+	return run_ib(queue, cmd, off, ib, ARRAY_SIZE(ib), dst, NULL, why);
+}
+
+/* cmd (cmd_size bytes, WC) and dst (4 KiB, dst_flags) on fd; 0 or -1. */
+static int pair_make(int fd, struct bo *cmd, uint32_t cmd_size, struct bo *dst,
+		     uint32_t dst_flags, char *why)
+{
+	if (bo_make(cmd, fd, cmd_size, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(dst, fd, 4096, dst_flags, why, WHY_LEN))
+		return -1;
+	return 0;
+}
+
+static void pair_free(struct bo *cmd, struct bo *dst)
+{
+	bo_free(cmd);
+	bo_free(dst);
+}
+
+/* Run a gpu_fn case on fresh BOs (see add_gpu()). */
+static int with_pair(gpu_fn fn, unsigned long arg, uint32_t cmd_size,
+		     uint32_t dst_flags, char *why)
+{
+	struct bo cmd = {0}, dst = {0};
+	int ret = -1;
+
+	if (pair_make(g_fd, &cmd, cmd_size, &dst, dst_flags, why) == 0)
+		ret = fn(arg, &cmd, &dst, why);
+	pair_free(&cmd, &dst);
+	return ret;
 }
 
 static int cpu_prep(int fd, uint32_t handle, uint32_t op, int ms)
@@ -249,16 +377,23 @@ static int madvise_bo(int fd, uint32_t handle, uint32_t madv, uint32_t *retained
 	return r;
 }
 
+/* q asks for the FAULTS of queue id into *faults, preset to 0xdeadbeef. */
+static void faults_query(struct drm_msm_submitqueue_query *q, uint32_t id,
+			 uint32_t *faults)
+{
+	memset(q, 0, sizeof(*q));
+	*faults = 0xdeadbeef;
+	q->data = (uintptr_t)faults;
+	q->id = id;
+	q->param = MSM_SUBMITQUEUE_PARAM_FAULTS;
+	q->len = sizeof(*faults);
+}
+
 static int queue_faults(int fd, uint32_t id, uint32_t *faults)
 {
 	struct drm_msm_submitqueue_query q;
 
-	memset(&q, 0, sizeof(q));
-	*faults = 0xdeadbeef;
-	q.data = (uintptr_t)faults;
-	q.id = id;
-	q.param = MSM_SUBMITQUEUE_PARAM_FAULTS;
-	q.len = sizeof(*faults);
+	faults_query(&q, id, faults);
 	return xioctl(fd, DRM_IOCTL_MSM_SUBMITQUEUE_QUERY, &q);
 }
 
@@ -296,19 +431,27 @@ static int syncobj_wait(uint32_t handle, int ms)
 	return xioctl(g_fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
 }
 
-/* debugfs file of the device: read/write a number; 0 or -errno. */
-static int dbg_read(const char *file, long long *v)
+/* debugfs file of the device: open it, read/write a number; -errno. */
+static int dbg_open(const char *file, int flags)
 {
-	char p[224], buf[64];
-	ssize_t n;
+	char p[224];
 	int fd;
 
 	if (!g_dbg[0])
 		return -ENOENT;
 	snprintf(p, sizeof(p), "%s/%s", g_dbg, file);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = open(p, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int dbg_read(const char *file, long long *v)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = dbg_open(file, O_RDONLY);
+
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
@@ -320,15 +463,12 @@ static int dbg_read(const char *file, long long *v)
 
 static int dbg_write(const char *file, long long v)
 {
-	char p[224], buf[32];
-	int fd, len, r = 0;
+	char buf[32];
+	int len, r = 0;
+	int fd = dbg_open(file, O_WRONLY);
 
-	if (!g_dbg[0])
-		return -ENOENT;
-	snprintf(p, sizeof(p), "%s/%s", g_dbg, file);
-	fd = open(p, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	len = snprintf(buf, sizeof(buf), "%lld\n", v);
 	if (write(fd, buf, len) != len)
 		r = -errno;
@@ -372,6 +512,33 @@ static int in_child(int cap, int (*fn)(void *), void *arg)
 	if (WEXITSTATUS(st) >= 250)
 		return -1000 - WEXITSTATUS(st);
 	return -WEXITSTATUS(st);
+}
+
+/* in_child(cap, fn) must give errno e. */
+static int child_expect(int cap, int (*fn)(void *), int e, const char *what,
+			char *why)
+{
+	int r = in_child(cap, fn, NULL);
+
+	if (r <= -1000)
+		FAIL("child setup failed (%d)", r);
+	EXPECT(r, e, what);
+	return 0;
+}
+
+/* GET_PARAM or SET_PARAM (or another req on that struct), all fields given. */
+static int param_raw(unsigned long req, uint32_t pipe, uint32_t param,
+		     uint64_t value, uint32_t len, uint32_t pad)
+{
+	struct drm_msm_param p;
+
+	memset(&p, 0, sizeof(p));
+	p.pipe = pipe;
+	p.param = param;
+	p.value = value;
+	p.len = len;
+	p.pad = pad;
+	return xioctl(g_fd, req, &p);
 }
 
 /* ===== DRM core ============================================================= */
@@ -424,14 +591,10 @@ static int c_core_nr(unsigned long nr, char *why)
 
 static int c_core_type(unsigned long arg, char *why)
 {
-	struct drm_msm_param p;
-
 	(void)arg;
-	memset(&p, 0, sizeof(p));
-	p.pipe = MSM_PIPE_3D0;
-	p.param = MSM_PARAM_GPU_ID;
-	EXPECT(xioctl(g_fd, _IOWR('x', DRM_COMMAND_BASE + DRM_MSM_GET_PARAM,
-				  struct drm_msm_param), &p), ENOTTY, "ioctl");
+	EXPECT(param_raw(_IOWR('x', DRM_COMMAND_BASE + DRM_MSM_GET_PARAM,
+			       struct drm_msm_param),
+			 MSM_PIPE_3D0, MSM_PARAM_GPU_ID, 0, 0, 0), ENOTTY, "ioctl");
 	return 0;
 }
 
@@ -523,14 +686,9 @@ static const struct {
 
 static int c_get_param_neg(unsigned long i, char *why)
 {
-	struct drm_msm_param p;
-
-	memset(&p, 0, sizeof(p));
-	p.pipe = get_param_neg[i].pipe;
-	p.param = get_param_neg[i].param;
-	p.len = get_param_neg[i].len;
-	p.pad = get_param_neg[i].pad;
-	EXPECT(xioctl(g_fd, DRM_IOCTL_MSM_GET_PARAM, &p), EINVAL, "GET_PARAM");
+	EXPECT(param_raw(DRM_IOCTL_MSM_GET_PARAM, get_param_neg[i].pipe,
+			 get_param_neg[i].param, 0, get_param_neg[i].len,
+			 get_param_neg[i].pad), EINVAL, "GET_PARAM");
 	return 0;
 }
 
@@ -571,69 +729,69 @@ static char *g_strbuf;			/* page + 2 bytes of 'p', for COMM */
 
 static int c_set_param(unsigned long i, char *why)
 {
-	struct drm_msm_param p;
+	uint32_t len = set_param_cases[i].len;
+	uint64_t value = 0;
 
-	memset(&p, 0, sizeof(p));
-	p.pipe = set_param_cases[i].pipe;
-	p.param = set_param_cases[i].param;
-	p.pad = set_param_cases[i].pad;
-	p.len = set_param_cases[i].len;
-	if (p.len == LEN_PAGE)
-		p.len = (uint32_t)g_page;
-	else if (p.len == LEN_PAGE1)
-		p.len = (uint32_t)g_page + 1;
+	if (len == LEN_PAGE)
+		len = (uint32_t)g_page;
+	else if (len == LEN_PAGE1)
+		len = (uint32_t)g_page + 1;
 	switch (set_param_cases[i].vk) {
-	case V_LIT: p.value = set_param_cases[i].value; break;
-	case V_BAD: p.value = (uintptr_t)g_badptr; break;
-	case V_STR: p.value = (uintptr_t)g_strbuf; break;
+	case V_LIT: value = set_param_cases[i].value; break;
+	case V_BAD: value = (uintptr_t)g_badptr; break;
+	case V_STR: value = (uintptr_t)g_strbuf; break;
 	}
-	if (p.len == 12)
-		p.value = (uintptr_t)"patchbay-msm";
-	EXPECT(xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p), set_param_cases[i].err,
-	       "SET_PARAM");
+	if (len == 12)
+		value = (uintptr_t)"patchbay-msm";
+	EXPECT(param_raw(DRM_IOCTL_MSM_SET_PARAM, set_param_cases[i].pipe,
+			 set_param_cases[i].param, value, len,
+			 set_param_cases[i].pad), set_param_cases[i].err, "SET_PARAM");
 	return 0;
+}
+
+static int set_sysprof(uint64_t v)
+{
+	return param_raw(DRM_IOCTL_MSM_SET_PARAM, MSM_PIPE_3D0,
+			 MSM_PARAM_SYSPROF, v, 0, 0);
 }
 
 static int child_sysprof(void *arg)
 {
-	struct drm_msm_param p;
-
 	(void)arg;
-	memset(&p, 0, sizeof(p));
-	p.pipe = MSM_PIPE_3D0;
-	p.param = MSM_PARAM_SYSPROF;
-	p.value = 1;
-	return xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p);
+	return set_sysprof(1);
 }
 
 static int c_sysprof_eperm(unsigned long arg, char *why)
 {
-	int r;
+	int ret;
 
 	(void)arg;
-	r = in_child(CAP_SYS_ADMIN, child_sysprof, NULL);
-	if (r <= -1000)
-		FAIL("child setup failed (%d)", r);
-	if (r == 0) {	/* undo what the child turned on for the shared file */
-		struct drm_msm_param p = { MSM_PIPE_3D0, MSM_PARAM_SYSPROF, 0, 0, 0 };
-
-		xioctl(g_fd, DRM_IOCTL_MSM_SET_PARAM, &p);
-	}
-	EXPECT(r, EPERM, "SET_PARAM SYSPROF 1 without CAP_SYS_ADMIN");
-	return 0;
+	ret = child_expect(CAP_SYS_ADMIN, child_sysprof, EPERM,
+			   "SET_PARAM SYSPROF 1 without CAP_SYS_ADMIN", why);
+	if (ret)	/* the child may have turned it on for the shared file */
+		set_sysprof(0);
+	return ret;
 }
 
 /* ===== GEM_NEW ============================================================== */
 
-static int c_gem_new_bit(unsigned long bit, char *why)
+/* GEM_NEW must fail with EINVAL; a BO it made anyway is closed. */
+static int gem_new_rejected(uint64_t size, uint32_t flags, char *why)
 {
 	uint32_t h = 0;
-	int r = gem_new(g_fd, 4096, MSM_BO_WC | (1u << bit), &h);
+	int r = gem_new(g_fd, size, flags, &h);
 
 	if (r == 0)
 		gem_close(g_fd, h);
-	EXPECT(r, EINVAL, "GEM_NEW(4096, WC | bit)");
+	if (r != -EINVAL)
+		FAIL("GEM_NEW(%llu, 0x%x): got %s, expected EINVAL",
+		     (unsigned long long)size, flags, ename(-r));
 	return 0;
+}
+
+static int c_gem_new_bit(unsigned long bit, char *why)
+{
+	return gem_new_rejected(4096, MSM_BO_WC | (1u << bit), why);
 }
 
 static const uint32_t gem_new_bad_cache[] = {
@@ -644,13 +802,7 @@ static const uint32_t gem_new_bad_cache[] = {
 
 static int c_gem_new_cache(unsigned long i, char *why)
 {
-	uint32_t h = 0;
-	int r = gem_new(g_fd, 4096, gem_new_bad_cache[i], &h);
-
-	if (r == 0)
-		gem_close(g_fd, h);
-	EXPECT(r, EINVAL, "GEM_NEW");
-	return 0;
+	return gem_new_rejected(4096, gem_new_bad_cache[i], why);
 }
 
 static const uint32_t gem_new_good[] = {
@@ -677,62 +829,49 @@ static int c_gem_new_good(unsigned long i, char *why)
 
 static int c_gem_new_size(unsigned long size, char *why)
 {
-	uint32_t h = 0;
-	int r = gem_new(g_fd, size, MSM_BO_WC, &h);
+	return gem_new_rejected(size, MSM_BO_WC, why);
+}
 
-	if (r == 0)
-		gem_close(g_fd, h);
-	EXPECT(r, EINVAL, "GEM_NEW");
+/* mmap of len bytes at off of fd must fail with e; ok_msg if it does not. */
+static int mmap_rejected(int fd, uint64_t off, size_t len, int e,
+			 const char *ok_msg, char *why)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+
+	if (p != MAP_FAILED) {
+		munmap(p, len);
+		FAIL("%s", ok_msg);
+	}
+	if (errno != e)
+		FAIL("mmap: %s, expected %s", ename(errno), ename(e));
 	return 0;
 }
 
-static int c_gem_new_size1(unsigned long arg, char *why)
+/*
+ * GEM_NEW(size) must give a BO of one page: it maps one page but not two.
+ * Size 1 is PAGE_ALIGNed up; msm_gem_new_handle() takes a u32 size, so
+ * 6.12 silently truncates 2^32 + PAGE_SIZE to one page.  Documents 6.12:
+ * a kernel that range-checks size fails the second.
+ */
+static int c_gem_new_one_page(unsigned long size, char *why)
 {
 	uint32_t h = 0;
 	uint64_t off = 0;
 	void *p;
-	int ret = 0;
+	int ret = 0, r;
 
-	(void)arg;
-	EXPECT(gem_new(g_fd, 1, MSM_BO_WC, &h), 0, "GEM_NEW(1)");
+	r = gem_new(g_fd, size, MSM_BO_WC, &h);
+	if (r)
+		FAIL("GEM_NEW(%lu): got %s, expected success", size, ename(-r));
 	EXPECTG(gem_info(g_fd, h, MSM_INFO_GET_OFFSET, &off), 0, "GET_OFFSET");
 	p = mmap(NULL, g_page, PROT_READ | PROT_WRITE, MAP_SHARED, g_fd, off);
 	if (p == MAP_FAILED)
 		FAILG("mmap of one page: %s (size should be PAGE_ALIGNed)",
 		      strerror(errno));
 	munmap(p, g_page);
-out:
-	gem_close(g_fd, h);
-	return ret;
-}
-
-/*
- * msm_gem_new_handle() takes a u32 size, so 6.12 silently truncates
- * 2^32 + PAGE_SIZE to one page: the call succeeds and the BO maps one page
- * but not two.  Documents 6.12; a kernel that range-checks size fails here.
- */
-static int c_gem_new_trunc(unsigned long arg, char *why)
-{
-	uint32_t h = 0;
-	uint64_t off = 0;
-	void *p;
-	int ret = 0;
-
-	(void)arg;
-	EXPECT(gem_new(g_fd, (1ULL << 32) + (uint64_t)g_page, MSM_BO_WC, &h), 0,
-	       "GEM_NEW(2^32 + PAGE_SIZE)");
-	EXPECTG(gem_info(g_fd, h, MSM_INFO_GET_OFFSET, &off), 0, "GET_OFFSET");
-	p = mmap(NULL, g_page, PROT_READ, MAP_SHARED, g_fd, off);
-	if (p == MAP_FAILED)
-		FAILG("mmap of one page: %s", strerror(errno));
-	munmap(p, g_page);
-	p = mmap(NULL, 2 * g_page, PROT_READ, MAP_SHARED, g_fd, off);
-	if (p != MAP_FAILED) {
-		munmap(p, 2 * g_page);
-		FAILG("mmap of two pages succeeded: the BO is larger than one page");
-	}
-	if (errno != EINVAL)
-		FAILG("mmap of two pages: %s, expected EINVAL", ename(errno));
+	ret = mmap_rejected(g_fd, off, 2 * g_page, EINVAL,
+			    "mmap of two pages succeeded: the BO is larger than one page",
+			    why);
 out:
 	gem_close(g_fd, h);
 	return ret;
@@ -901,49 +1040,37 @@ out:
 	return ret;
 }
 
-static int c_gem_info_name(unsigned long arg, char *why)
+/*
+ * SET_NAME, then GET_NAME with the size query (value 0) and with a buffer.
+ * which 0: "patchbay" comes back whole; 1: "ab\001cd" comes back as "ab",
+ * the name stops at the first non-printable character.
+ */
+static int c_gem_info_name(unsigned long which, char *why)
 {
-	uint32_t h = 0, len = 0;
+	const char *in = which ? "ab\001cd" : "patchbay";
+	const char *want = which ? "ab" : "patchbay";
+	uint32_t h = 0, len = 0, n = (uint32_t)strlen(want);
 	char buf[64];
 	int ret = 0;
 
-	(void)arg;
 	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
-	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"patchbay", 8, 0, NULL),
+	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)in, strlen(in), 0, NULL),
 		0, "SET_NAME");
 	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, 0, 0, 0, &len), 0,
 		"GET_NAME size query");
-	if (len != 8)
-		FAILG("GET_NAME with value 0 returned len %u, expected 8", len);
+	if (len != n)
+		FAILG("GET_NAME with value 0 returned len %u, expected %u", len, n);
 	memset(buf, 0, sizeof(buf));
 	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, sizeof(buf), 0, &len),
 		0, "GET_NAME");
-	if (len != 8 || memcmp(buf, "patchbay", 8) || buf[8])
-		FAILG("GET_NAME gave \"%.*s\" len %u", 32, buf, len);
+	if (len != n || strcmp(buf, want))
+		FAILG("GET_NAME gave \"%.*s\" len %u, expected \"%s\" %u", 32, buf,
+		      len, want, n);
 	/* 31 characters fit (name[32] with the NUL) */
-	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME,
-			     (uintptr_t)"0123456789abcdefghijklmnopqrstu", 31, 0, NULL),
-		0, "SET_NAME of 31 characters");
-out:
-	gem_close(g_fd, h);
-	return ret;
-}
-
-static int c_gem_info_name_trunc(unsigned long arg, char *why)
-{
-	uint32_t h = 0, len = 0;
-	char buf[64];
-	int ret = 0;
-
-	(void)arg;
-	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
-	EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"ab\001cd", 5, 0, NULL),
-		0, "SET_NAME \"ab\\001cd\"");
-	memset(buf, 0, sizeof(buf));
-	EXPECTG(gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, sizeof(buf), 0, &len),
-		0, "GET_NAME");
-	if (len != 2 || strcmp(buf, "ab"))
-		FAILG("name \"%s\" len %u, expected \"ab\" 2", buf, len);
+	if (which == 0)
+		EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME,
+				     (uintptr_t)"0123456789abcdefghijklmnopqrstu",
+				     31, 0, NULL), 0, "SET_NAME of 31 characters");
 out:
 	gem_close(g_fd, h);
 	return ret;
@@ -1008,18 +1135,12 @@ out:
 static int c_mmap_too_big(unsigned long arg, char *why)
 {
 	struct bo b = {0};
-	void *p;
 	int ret = 0;
 
 	(void)arg;
 	MAKE(&b, g_fd, 4096, MSM_BO_WC);
-	p = mmap(NULL, 4096 + g_page, PROT_READ, MAP_SHARED, g_fd, (off_t)b.offset);
-	if (p != MAP_FAILED) {
-		munmap(p, 4096 + g_page);
-		FAILG("mmap beyond the BO succeeded");
-	}
-	if (errno != EINVAL)
-		FAILG("mmap: %s, expected EINVAL", ename(errno));
+	ret = mmap_rejected(g_fd, b.offset, 4096 + g_page, EINVAL,
+			    "mmap beyond the BO succeeded", why);
 out:
 	bo_free(&b);
 	return ret;
@@ -1029,20 +1150,14 @@ static int c_mmap_other_file(unsigned long arg, char *why)
 {
 	struct bo b = {0};
 	int fd2 = -1, ret = 0;
-	void *p;
 
 	(void)arg;
 	MAKE(&b, g_fd, 4096, MSM_BO_WC);
 	fd2 = open(g_render, O_RDWR | O_CLOEXEC);
 	if (fd2 < 0)
 		FAILG("open %s: %s", g_render, strerror(errno));
-	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, (off_t)b.offset);
-	if (p != MAP_FAILED) {
-		munmap(p, 4096);
-		FAILG("another file mapped this file's BO");
-	}
-	if (errno != EACCES)
-		FAILG("mmap: %s, expected EACCES", ename(errno));
+	ret = mmap_rejected(fd2, b.offset, 4096, EACCES,
+			    "another file mapped this file's BO", why);
 out:
 	if (fd2 >= 0)
 		close(fd2);
@@ -1183,7 +1298,7 @@ static int c_madvise_submit(unsigned long arg, char *why)
 {
 	struct bo b = {0};
 	struct sub x;
-	int ret = 0, r;
+	int ret = 0;
 
 	(void)arg;
 	NEED_FIX();
@@ -1191,15 +1306,12 @@ static int c_madvise_submit(unsigned long arg, char *why)
 	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_DONTNEED, NULL), 0, "DONTNEED");
 	sub_base(&x, 0);
 	sub_bo(&x, b.handle, MSM_SUBMIT_BO_READ);
-	r = sub_do(g_fd, &x);
-	if (r == 0)
-		wait_fence(g_fd, 0, x.s.fence, 5000);
-	EXPECTG(r, EBUSY, "SUBMIT with a DONTNEED BO");
+	EXPECTG(sub_try(g_fd, &x), EBUSY, "SUBMIT with a DONTNEED BO");
 	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_WILLNEED, NULL), 0, "WILLNEED");
 	sub_base(&x, 0);
 	sub_bo(&x, b.handle, MSM_SUBMIT_BO_READ);
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT after WILLNEED");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (sub_run(g_fd, &x, "SUBMIT after WILLNEED", why))
+		BAILG();
 out:
 	bo_free(&b);
 	return ret;
@@ -1275,14 +1387,15 @@ static int c_purge_dontneed(unsigned long arg, char *why)
 
 /* ===== SUBMITQUEUE_* ======================================================== */
 
-static int c_queue_flags_bit(unsigned long bit, char *why)
+/* SUBMITQUEUE_NEW must fail with EINVAL; a queue it made anyway is closed. */
+static int queue_new_rejected(uint32_t flags, uint32_t prio, char *why)
 {
 	struct drm_msm_submitqueue q;
 	int r;
 
 	memset(&q, 0, sizeof(q));
-	q.flags = 1u << bit;
-	q.prio = 0;
+	q.flags = flags;
+	q.prio = prio;
 	r = xioctl(g_fd, DRM_IOCTL_MSM_SUBMITQUEUE_NEW, &q);
 	if (r == 0)
 		queue_close(g_fd, q.id);
@@ -1290,15 +1403,14 @@ static int c_queue_flags_bit(unsigned long bit, char *why)
 	return 0;
 }
 
+static int c_queue_flags_bit(unsigned long bit, char *why)
+{
+	return queue_new_rejected(1u << bit, 0, why);
+}
+
 static int c_queue_prio_bad(unsigned long prio, char *why)
 {
-	uint32_t id = 0;
-	int r = queue_new(g_fd, (uint32_t)prio, &id);
-
-	if (r == 0)
-		queue_close(g_fd, id);
-	EXPECT(r, EINVAL, "SUBMITQUEUE_NEW");
-	return 0;
+	return queue_new_rejected(0, (uint32_t)prio, why);
 }
 
 static int c_queue_prio_good(unsigned long arg, char *why)
@@ -1354,16 +1466,12 @@ enum { QQ_PAD, QQ_ID, QQ_PARAM, QQ_BADPTR, QQ_GOOD, QQ_LEN0, QQ_DEFAULT };
 static int c_queue_query(unsigned long which, char *why)
 {
 	struct drm_msm_submitqueue_query q;
-	uint32_t faults = 0xdeadbeef, id = 0;
+	uint32_t faults, id = 0;
 	int r, e = 0;
 
 	if (which != QQ_DEFAULT)
 		EXPECT(queue_new(g_fd, 1, &id), 0, "SUBMITQUEUE_NEW");
-	memset(&q, 0, sizeof(q));
-	q.data = (uintptr_t)&faults;
-	q.id = id;
-	q.param = MSM_SUBMITQUEUE_PARAM_FAULTS;
-	q.len = sizeof(faults);
+	faults_query(&q, id, &faults);
 	switch (which) {
 	case QQ_PAD: q.pad = 1; e = EINVAL; break;
 	case QQ_ID: q.id = id + 1000; e = ENOENT; break;
@@ -1497,9 +1605,22 @@ static const struct { int id; int err; const char *name; } submit_variants[] = {
 	{ SV_OFF_UNALIGNED, 0, "SUBMIT cmd submit_offset 2 accepted (6.12 divides by 4)" },
 };
 
+/*
+ * A copy of a table entry as the last bytes before g_edge's PROT_NONE page:
+ * a table of two entries from there runs into the unmapped page.
+ */
+static uintptr_t edge_copy(const void *entry, size_t size)
+{
+	uint8_t *e = g_edge + g_page - size;
+
+	memcpy(e, entry, size);
+	return (uintptr_t)e;
+}
+
 static int c_submit_variant(unsigned long i, char *why)
 {
 	struct drm_msm_gem_submit_reloc rel[2];
+	int id = submit_variants[i].id;
 	uint32_t so = 0;
 	int pfd[2] = { -1, -1 }, ret;
 	struct sub x;
@@ -1512,7 +1633,17 @@ static int c_submit_variant(unsigned long i, char *why)
 	rel[1].submit_offset = 3076;
 	x.cmds[0].relocs = (uintptr_t)rel;
 
-	switch (submit_variants[i].id) {
+	/* the syncobj cases: a signalled one, but for SV_IN_NOFENCE */
+	if (id == SV_IN_POINT || id == SV_IN_FLAGS || id == SV_IN_NOFENCE ||
+	    id == SV_OUT_FLAGS || id == SV_OUT_POINT) {
+		int r = syncobj_create(id == SV_IN_NOFENCE ? 0 :
+				       DRM_SYNCOBJ_CREATE_SIGNALED, &so);
+
+		if (r)
+			FAIL("SYNCOBJ_CREATE: %s", ename(-r));
+	}
+
+	switch (id) {
 	case SV_BASE: break;
 	case SV_PAD: x.s.pad = 1; break;
 	case SV_PIPE0: x.s.flags = MSM_PIPE_NONE; break;
@@ -1534,77 +1665,32 @@ static int c_submit_variant(unsigned long i, char *why)
 		x.s.fence_fd = pfd[0];
 		break;
 	case SV_IN_BADPTR:
-		x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
-		x.s.nr_in_syncobjs = 1;
+		sub_in(&x, 0);
 		x.s.in_syncobjs = (uintptr_t)g_badptr;
 		break;
-	case SV_IN_POINT:
-	case SV_IN_FLAGS:
-	case SV_IN_NOFENCE:
-	case SV_OUT_FLAGS:
-	case SV_OUT_POINT: {
-		int signaled = submit_variants[i].id != SV_IN_NOFENCE;
-		int r = syncobj_create(signaled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0, &so);
-
-		if (r)
-			FAIL("SYNCOBJ_CREATE: %s", ename(-r));
-		if (submit_variants[i].id == SV_OUT_FLAGS ||
-		    submit_variants[i].id == SV_OUT_POINT) {
-			x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
-			x.s.nr_out_syncobjs = 1;
-			x.out[0].handle = so;
-			if (submit_variants[i].id == SV_OUT_FLAGS)
-				x.out[0].flags = 1;
-			else
-				x.out[0].point = 1;
-		} else {
-			x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
-			x.s.nr_in_syncobjs = 1;
-			x.in[0].handle = so;
-			if (submit_variants[i].id == SV_IN_POINT)
-				x.in[0].point = 1;
-			if (submit_variants[i].id == SV_IN_FLAGS)
-				x.in[0].flags = 2;
-		}
-		break;
-	}
-	case SV_IN_HANDLE:
-		x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
-		x.s.nr_in_syncobjs = 1;
-		x.in[0].handle = 0x7fff0000;
-		break;
+	case SV_IN_POINT: sub_in(&x, so)->point = 1; break;
+	case SV_IN_FLAGS: sub_in(&x, so)->flags = 2; break;
+	case SV_IN_NOFENCE: sub_in(&x, so); break;
+	case SV_IN_HANDLE: sub_in(&x, 0x7fff0000); break;
 	case SV_OUT_BADPTR:
-		x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
-		x.s.nr_out_syncobjs = 1;
+		sub_out(&x, 0);
 		x.s.out_syncobjs = (uintptr_t)g_badptr;
 		break;
-	case SV_OUT_HANDLE:
-		x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
-		x.s.nr_out_syncobjs = 1;
-		x.out[0].handle = 0x7fff0000;
-		break;
+	case SV_OUT_FLAGS: sub_out(&x, so)->flags = 1; break;
+	case SV_OUT_POINT: sub_out(&x, so)->point = 1; break;
+	case SV_OUT_HANDLE: sub_out(&x, 0x7fff0000); break;
 	case SV_BOS_NULL: x.s.bos = 0; break;
-	case SV_BOS_EDGE: {
-		struct drm_msm_gem_submit_bo *e =
-			(void *)(g_edge + g_page - sizeof(*e));
-
-		*e = x.bos[0];
-		x.s.bos = (uintptr_t)e;
+	case SV_BOS_EDGE:
+		x.s.bos = edge_copy(&x.bos[0], sizeof(x.bos[0]));
 		x.s.nr_bos = 2;
 		break;
-	}
 	case SV_BO_HANDLE: x.bos[0].handle = g_nop.handle + 1000; break;
 	case SV_BO_HANDLE0: x.bos[0].handle = 0; break;
 	case SV_CMDS_NULL: x.s.cmds = 0; break;
-	case SV_CMDS_EDGE: {
-		struct drm_msm_gem_submit_cmd *e =
-			(void *)(g_edge + g_page - sizeof(*e));
-
-		*e = x.cmds[0];
-		x.s.cmds = (uintptr_t)e;
+	case SV_CMDS_EDGE:
+		x.s.cmds = edge_copy(&x.cmds[0], sizeof(x.cmds[0]));
 		x.s.nr_cmds = 2;
 		break;
-	}
 	case SV_CMD_SIZE10: x.cmds[0].size = 10; break;
 	case SV_CMD_SIZE2: x.cmds[0].size = 2; break;
 	case SV_RELOCS_BADPTR:
@@ -1662,28 +1748,19 @@ static int c_submit_variant(unsigned long i, char *why)
 static int child_sudo(void *arg)
 {
 	struct sub x;
-	int r;
 
 	(void)arg;
 	sub_base(&x, 0);
 	x.s.flags |= MSM_SUBMIT_SUDO;
-	r = sub_do(g_fd, &x);
-	if (r == 0)
-		wait_fence(g_fd, 0, x.s.fence, 5000);
-	return r;
+	return sub_try(g_fd, &x);
 }
 
 static int c_submit_sudo(unsigned long arg, char *why)
 {
-	int r;
-
 	(void)arg;
 	NEED_FIX();
-	r = in_child(CAP_SYS_RAWIO, child_sudo, NULL);
-	if (r <= -1000)
-		FAIL("child setup failed (%d)", r);
-	EXPECT(r, EINVAL, "SUBMIT SUDO without CAP_SYS_RAWIO");
-	return 0;
+	return child_expect(CAP_SYS_RAWIO, child_sudo, EINVAL,
+			    "SUBMIT SUDO without CAP_SYS_RAWIO", why);
 }
 
 /* Fill the fd table up to RLIMIT_NOFILE, then ask for an out-fence fd. */
@@ -1691,7 +1768,7 @@ static int child_emfile(void *arg)
 {
 	struct rlimit rl;
 	struct sub x;
-	int maxfd = 0, fd, r;
+	int maxfd = 0, fd;
 
 	(void)arg;
 	for (fd = 0; fd < 1024; fd++)
@@ -1706,220 +1783,150 @@ static int child_emfile(void *arg)
 		return -1001;
 	sub_base(&x, 0);
 	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
-	r = sub_do(g_fd, &x);
-	if (r == 0)
-		wait_fence(g_fd, 0, x.s.fence, 5000);
-	return r;
+	return sub_try(g_fd, &x);
 }
 
 static int c_submit_emfile(unsigned long arg, char *why)
 {
-	int r;
-
 	(void)arg;
 	NEED_FIX();
-	r = in_child(-1, child_emfile, NULL);
-	if (r <= -1000)
-		FAIL("child setup failed (%d)", r);
-	EXPECT(r, EMFILE, "SUBMIT FENCE_FD_OUT with a full fd table");
-	return 0;
+	return child_expect(-1, child_emfile, EMFILE,
+			    "SUBMIT FENCE_FD_OUT with a full fd table", why);
 }
 
 /* ===== GPU execution ======================================================== */
 
-static uint32_t lo(uint64_t iova) { return (uint32_t)iova; }
-
 /* The proof of execution of design note 5.3. */
-static int c_exec_mem_write(unsigned long arg, char *why)
+static int exec_mem_write(unsigned long arg, struct bo *cmd, struct bo *dst,
+			  char *why)
 {
-	struct bo cmd = {0}, dst = {0};
+	const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova), 0xCAFEBABE };
 	uint32_t fence = 0;
-	int ret = 0;
 
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xCAFEBABE };
-
-		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, &fence, why))
-			BAILG();
-	}
-	if (dst.map[0] != 0xCAFEBABE)
-		FAILG("dword 0 of the BO is 0x%08x after the fence, expected 0xcafebabe",
-		      dst.map[0]);
-	if (dst.map[1] != 0)
-		FAILG("dword 1 is 0x%08x: the CP wrote more than one dword", dst.map[1]);
+	if (run_ib(0, cmd, 0, ib, ARRAY_SIZE(ib), dst, &fence, why))
+		return -1;
+	if (dst->map[0] != 0xCAFEBABE)
+		FAIL("dword 0 of the BO is 0x%08x after the fence, expected 0xcafebabe",
+		     dst->map[0]);
+	if (dst->map[1] != 0)
+		FAIL("dword 1 is 0x%08x: the CP wrote more than one dword", dst->map[1]);
 	if (fence == 0)
-		FAILG("SUBMIT returned fence 0");
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+		FAIL("SUBMIT returned fence 0");
+	return 0;
 }
 
-static int c_exec_mem_write_multi(unsigned long arg, char *why)
+static int exec_mem_write_multi(unsigned long arg, struct bo *cmd,
+				struct bo *dst, char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	int ret = 0;
+	/* three dwords into the middle of the second page */
+	const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 4), lo(dst->iova) + 2048,
+				0x11111111, 0x22222222, 0x33333333 };
 
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		/* three dwords into the middle of the second page */
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 4), lo(dst.iova) + 2048,
-					0x11111111, 0x22222222, 0x33333333 };
-
-		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[511] || dst.map[512] != 0x11111111 || dst.map[513] != 0x22222222 ||
-	    dst.map[514] != 0x33333333 || dst.map[515])
-		FAILG("dwords 511..515: %08x %08x %08x %08x %08x", dst.map[511],
-		      dst.map[512], dst.map[513], dst.map[514], dst.map[515]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	if (run_ib(0, cmd, 0, ib, ARRAY_SIZE(ib), dst, NULL, why))
+		return -1;
+	if (dst->map[511] || dst->map[512] != 0x11111111 ||
+	    dst->map[513] != 0x22222222 || dst->map[514] != 0x33333333 ||
+	    dst->map[515])
+		FAIL("dwords 511..515: %08x %08x %08x %08x %08x", dst->map[511],
+		     dst->map[512], dst->map[513], dst->map[514], dst->map[515]);
+	return 0;
 }
 
-static int c_exec_reg_to_mem(unsigned long arg, char *why)
+static int exec_reg_to_mem(unsigned long arg, struct bo *cmd, struct bo *dst,
+			   char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	int ret = 0;
+	const uint32_t ib[] = {
+		PM4_PKT0(REG_AXXX_CP_SCRATCH_REG3, 2), 0x5C7A7C43, 0x5C7A7C44,
+		PM4_PKT3(CP_REG_TO_MEM, 2),
+		REG_AXXX_CP_SCRATCH_REG3 | (2u << CP_REG_TO_MEM_CNT_SHIFT),
+		lo(dst->iova) + 16,
+	};
 
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib[] = {
-			PM4_PKT0(REG_AXXX_CP_SCRATCH_REG3, 2), 0x5C7A7C43, 0x5C7A7C44,
-			PM4_PKT3(CP_REG_TO_MEM, 2),
-			REG_AXXX_CP_SCRATCH_REG3 | (2u << CP_REG_TO_MEM_CNT_SHIFT),
-			lo(dst.iova) + 16,
-		};
-
-		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[3] || dst.map[4] != 0x5C7A7C43 || dst.map[5] != 0x5C7A7C44 ||
-	    dst.map[6])
-		FAILG("dwords 3..6: %08x %08x %08x %08x, expected 0 5c7a7c43 5c7a7c44 0",
-		      dst.map[3], dst.map[4], dst.map[5], dst.map[6]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	if (run_ib(0, cmd, 0, ib, ARRAY_SIZE(ib), dst, NULL, why))
+		return -1;
+	if (dst->map[3] || dst->map[4] != 0x5C7A7C43 ||
+	    dst->map[5] != 0x5C7A7C44 || dst->map[6])
+		FAIL("dwords 3..6: %08x %08x %08x %08x, expected 0 5c7a7c43 5c7a7c44 0",
+		     dst->map[3], dst->map[4], dst->map[5], dst->map[6]);
+	return 0;
 }
 
-static int c_exec_offset(unsigned long arg, char *why)
+/* cmd is two pages: the IB at 4608 must run, not the decoy at 0. */
+static int exec_offset(unsigned long arg, struct bo *cmd, struct bo *dst,
+		       char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	int ret = 0;
-
 	(void)arg;
-	MAKE(&cmd, g_fd, 8192, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t decoy[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xDEC0DEC0 };
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0x0FF5E700 };
-
-		bo_write(&cmd, 0, decoy, ARRAY_SIZE(decoy));
-		if (run_ib(g_fd, 0, &cmd, 4096 + 512, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[0] != 0 || dst.map[1] != 0x0FF5E700)
-		FAILG("dwords 0,1: %08x %08x, expected 0 0ff5e700 (IB at offset 4608)",
-		      dst.map[0], dst.map[1]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	put_mem_write(cmd, 0, lo(dst->iova), 0xDEC0DEC0);
+	if (run_mem_write(0, cmd, 4096 + 512, dst, 4, 0x0FF5E700, why))
+		return -1;
+	if (dst->map[0] != 0 || dst->map[1] != 0x0FF5E700)
+		FAIL("dwords 0,1: %08x %08x, expected 0 0ff5e700 (IB at offset 4608)",
+		     dst->map[0], dst->map[1]);
+	return 0;
 }
 
 /* submit_offset 2 is divided by 4 (msm_gem_submit.c), so the IB starts at 0. */
-static int c_exec_unaligned_offset(unsigned long arg, char *why)
+static int exec_unaligned_offset(unsigned long arg, struct bo *cmd,
+				 struct bo *dst, char *why)
 {
-	struct bo cmd = {0}, dst = {0};
 	struct sub x;
-	int ret = 0;
 
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x0FF5E702 };
-
-		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
-	}
-	sub_init(&x, 0);
-	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
-	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 2, 12);
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
-	if (dst.map[0] != 0x0FF5E702)
-		FAILG("dword 0 is 0x%08x: the IB did not run from offset 0", dst.map[0]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	put_mem_write(cmd, 0, lo(dst->iova), 0x0FF5E702);
+	sub_pair(&x, 0, cmd, dst);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 2, MEM_WRITE_BYTES);
+	if (sub_run(g_fd, &x, "SUBMIT", why))
+		return -1;
+	if (dst->map[0] != 0x0FF5E702)
+		FAIL("dword 0 is 0x%08x: the IB did not run from offset 0", dst->map[0]);
+	return 0;
 }
 
-/* which: 0 two BUF cmds, 1 BUF + IB_TARGET_BUF, 2 IB1 calling an IB2 */
-static int c_exec_cmds(unsigned long which, char *why)
+/*
+ * which: 0 two BUF cmds, 1 BUF + IB_TARGET_BUF, 2 IB1 calling an IB2.
+ * The second cmd (at 256) writes 0xB0B0B0B0 to dword 1.
+ */
+static int exec_cmds(unsigned long which, struct bo *cmd, struct bo *dst,
+		     char *why)
 {
-	struct bo cmd = {0}, dst = {0};
+	const uint32_t call[] = { PM4_PKT3(CP_INDIRECT_BUFFER_PFD, 2),
+				  lo(cmd->iova) + 256, MEM_WRITE_BYTES / 4, PM4_PKT2,
+				  PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova) + 8,
+				  0xC0C0C0C0 };
 	struct sub x;
-	int ret = 0;
 
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t a[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xA0A0A0A0 };
-		const uint32_t b[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0xB0B0B0B0 };
-		const uint32_t call[] = { PM4_PKT3(CP_INDIRECT_BUFFER_PFD, 2),
-					  lo(cmd.iova) + 256, ARRAY_SIZE(b), PM4_PKT2,
-					  PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 8,
-					  0xC0C0C0C0 };
-
-		bo_write(&cmd, 0, which == 2 ? call : a, which == 2 ? ARRAY_SIZE(call) : ARRAY_SIZE(a));
-		bo_write(&cmd, 256, b, ARRAY_SIZE(b));
-		sub_init(&x, 0);
-		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
-		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
-		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0,
-			which == 2 ? sizeof(call) : sizeof(a));
-		sub_cmd(&x, which == 0 ? MSM_SUBMIT_CMD_BUF : MSM_SUBMIT_CMD_IB_TARGET_BUF,
-			0, 256, sizeof(b));
-	}
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (which == 2)
+		bo_write(cmd, 0, call, ARRAY_SIZE(call));
+	else
+		put_mem_write(cmd, 0, lo(dst->iova), 0xA0A0A0A0);
+	put_mem_write(cmd, 256, lo(dst->iova) + 4, 0xB0B0B0B0);
+	sub_pair(&x, 0, cmd, dst);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0,
+		which == 2 ? sizeof(call) : MEM_WRITE_BYTES);
+	sub_cmd(&x, which == 0 ? MSM_SUBMIT_CMD_BUF : MSM_SUBMIT_CMD_IB_TARGET_BUF,
+		0, 256, MEM_WRITE_BYTES);
+	if (sub_run(g_fd, &x, "SUBMIT", why))
+		return -1;
 	switch (which) {
 	case 0:
-		if (dst.map[0] != 0xA0A0A0A0 || dst.map[1] != 0xB0B0B0B0)
-			FAILG("dwords 0,1: %08x %08x, expected a0a0a0a0 b0b0b0b0",
-			      dst.map[0], dst.map[1]);
+		if (dst->map[0] != 0xA0A0A0A0 || dst->map[1] != 0xB0B0B0B0)
+			FAIL("dwords 0,1: %08x %08x, expected a0a0a0a0 b0b0b0b0",
+			     dst->map[0], dst->map[1]);
 		break;
 	case 1:
-		if (dst.map[0] != 0xA0A0A0A0 || dst.map[1] != 0)
-			FAILG("dwords 0,1: %08x %08x, expected a0a0a0a0 0 (IB_TARGET_BUF "
-			      "is not put in the ring)", dst.map[0], dst.map[1]);
+		if (dst->map[0] != 0xA0A0A0A0 || dst->map[1] != 0)
+			FAIL("dwords 0,1: %08x %08x, expected a0a0a0a0 0 (IB_TARGET_BUF "
+			     "is not put in the ring)", dst->map[0], dst->map[1]);
 		break;
 	default:
-		if (dst.map[1] != 0xB0B0B0B0 || dst.map[2] != 0xC0C0C0C0)
-			FAILG("dwords 1,2: %08x %08x, expected b0b0b0b0 (IB2) c0c0c0c0 "
-			      "(IB1 after the call)", dst.map[1], dst.map[2]);
+		if (dst->map[1] != 0xB0B0B0B0 || dst->map[2] != 0xC0C0C0C0)
+			FAIL("dwords 1,2: %08x %08x, expected b0b0b0b0 (IB2) c0c0c0c0 "
+			     "(IB1 after the call)", dst->map[1], dst->map[2]);
 	}
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	return 0;
 }
 
 /*
@@ -1927,30 +1934,31 @@ out:
  * gpu->cur_ctx_seqno differs from the submitting file's context.
  * which 0: first submit of a new file runs it, its second does not;
  * which 1: after another file submitted in between, it runs again.
+ *
+ * One submit of fd: a CTX_RESTORE_BUF that writes val to dword slot and a
+ * BUF that writes it to dword 0; the restore must have run or not (ran).
  */
 static int ctx_submit(int fd, struct bo *cmd, struct bo *dst, uint32_t slot,
-		      uint32_t val, char *why)
+		      bool ran, const char *what, char *why)
 {
-	const uint32_t rest[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova) + 4 * slot, val };
-	const uint32_t body[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst->iova), val };
+	uint32_t val = 0xC7C70000 + slot;
 	struct sub x;
-	int r;
 
-	bo_write(cmd, 0, rest, ARRAY_SIZE(rest));
-	bo_write(cmd, 256, body, ARRAY_SIZE(body));
-	sub_init(&x, 0);
-	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&x, dst->handle, MSM_SUBMIT_BO_WRITE);
-	sub_cmd(&x, MSM_SUBMIT_CMD_CTX_RESTORE_BUF, 0, 0, sizeof(rest));
-	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 256, sizeof(body));
-	r = sub_do(fd, &x);
-	if (r)
-		FAIL("SUBMIT: %s", ename(-r));
-	r = wait_fence(fd, 0, x.s.fence, 5000);
-	if (r)
-		FAIL("WAIT_FENCE: %s", ename(-r));
+	put_mem_write(cmd, 0, lo(dst->iova) + 4 * slot, val);
+	put_mem_write(cmd, 256, lo(dst->iova), val);
+	sub_pair(&x, 0, cmd, dst);
+	sub_cmd(&x, MSM_SUBMIT_CMD_CTX_RESTORE_BUF, 0, 0, MEM_WRITE_BYTES);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 256, MEM_WRITE_BYTES);
+	if (sub_run(fd, &x, "SUBMIT", why)) {
+		why_prefix(why, what);
+		return -1;
+	}
 	if (dst->map[0] != val)
-		FAIL("the BUF cmd did not run (dword 0 is 0x%08x)", dst->map[0]);
+		FAIL("%s: the BUF cmd did not run (dword 0 is 0x%08x)", what,
+		     dst->map[0]);
+	if (dst->map[slot] != (ran ? val : 0))
+		FAIL("%s: CTX_RESTORE_BUF %s (0x%08x)", what,
+		     ran ? "did not run" : "ran", dst->map[slot]);
 	return 0;
 }
 
@@ -1962,75 +1970,51 @@ static int c_exec_ctx_restore(unsigned long which, char *why)
 	fd2 = open(g_render, O_RDWR | O_CLOEXEC);
 	if (fd2 < 0)
 		FAIL("open %s: %s", g_render, strerror(errno));
-	MAKE(&cmd, fd2, 4096, MSM_BO_WC);
-	MAKE(&dst, fd2, 4096, MSM_BO_WC);
-	if (ctx_submit(fd2, &cmd, &dst, 1, 0xC7C70001, why)) {
-		why_prefix(why, "first submit: ");
+	if (pair_make(fd2, &cmd, 4096, &dst, MSM_BO_WC, why) ||
+	    ctx_submit(fd2, &cmd, &dst, 1, true, "first submit of a new file", why))
 		BAILG();
-	}
-	if (dst.map[1] != 0xC7C70001)
-		FAILG("first submit of a new file: CTX_RESTORE_BUF did not run (0x%08x)",
-		      dst.map[1]);
 	if (which == 0) {
-		if (ctx_submit(fd2, &cmd, &dst, 2, 0xC7C70002, why)) {
-			why_prefix(why, "second submit: ");
+		if (ctx_submit(fd2, &cmd, &dst, 2, false,
+			       "second submit of the same file", why))
 			BAILG();
-		}
-		if (dst.map[2] != 0)
-			FAILG("second submit of the same file: CTX_RESTORE_BUF ran (0x%08x)",
-			      dst.map[2]);
 	} else {
 		struct sub y;
 
 		if (!g_fix_ok)
 			FAILG("fixture: %.200s", g_fix_why);
 		sub_base(&y, 0);	/* another context takes the GPU */
-		EXPECTG(sub_do(g_fd, &y), 0, "SUBMIT from the main file");
-		EXPECTG(wait_fence(g_fd, 0, y.s.fence, 5000), 0, "WAIT_FENCE");
-		if (ctx_submit(fd2, &cmd, &dst, 3, 0xC7C70003, why)) {
-			why_prefix(why, "third submit: ");
+		if (sub_run(g_fd, &y, "SUBMIT from the main file", why) ||
+		    ctx_submit(fd2, &cmd, &dst, 3, true, "after a context switch", why))
 			BAILG();
-		}
-		if (dst.map[3] != 0xC7C70003)
-			FAILG("after a context switch CTX_RESTORE_BUF did not run (0x%08x)",
-			      dst.map[3]);
 	}
 out:
-	bo_free(&cmd);
-	bo_free(&dst);
+	pair_free(&cmd, &dst);
 	close(fd2);
 	return ret;
 }
 
 /* which 0: relocated CP_MEM_WRITE address; 1: shift and or values */
-static int c_exec_reloc(unsigned long which, char *why)
+static int exec_reloc(unsigned long which, struct bo *cmd, struct bo *dst,
+		      char *why)
 {
 	struct drm_msm_gem_submit_reloc rel[4];
-	struct bo cmd = {0}, dst = {0};
 	struct sub x;
-	int ret = 0;
 
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
 	memset(rel, 0, sizeof(rel));
-	sub_init(&x, 0);
-	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+	sub_pair(&x, 0, cmd, dst);
 	if (which == 0) {
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), 0xDEAD0000, 0x12345678 };
-
-		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+		put_mem_write(cmd, 0, 0xDEAD0000, 0x12345678);
 		rel[0].submit_offset = 4;
 		rel[0].reloc_idx = 1;
 		rel[0].reloc_offset = 16;
-		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, MEM_WRITE_BYTES);
 		x.cmds[0].nr_relocs = 1;
 	} else {
 		/* the patched dwords are NOP payload: executing them is harmless */
 		const uint32_t ib[] = { PM4_PKT3(CP_NOP, 4), 0xDEAD0001, 0xDEAD0002,
 					0xDEAD0003, 0xDEAD0004 };
 
-		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
+		bo_write(cmd, 0, ib, ARRAY_SIZE(ib));
 		rel[0].submit_offset = 4;	/* ((dst + 0x100) >> 4) | 3 */
 		rel[0].reloc_idx = 1;
 		rel[0].reloc_offset = 0x100;
@@ -2049,63 +2033,47 @@ static int c_exec_reloc(unsigned long which, char *why)
 		x.cmds[0].nr_relocs = 4;
 	}
 	x.cmds[0].relocs = (uintptr_t)rel;
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	if (sub_run(g_fd, &x, "SUBMIT", why))
+		return -1;
 	if (which == 0) {
-		if (cmd.map[1] != lo(dst.iova) + 16)
-			FAILG("patched dword 0x%08x, expected iova+16 = 0x%08x", cmd.map[1],
-			      lo(dst.iova) + 16);
-		if (dst.map[4] != 0x12345678 || dst.map[0] != 0)
-			FAILG("dwords 0,4 of the target: %08x %08x, expected 0 12345678",
-			      dst.map[0], dst.map[4]);
+		if (cmd->map[1] != lo(dst->iova) + 16)
+			FAIL("patched dword 0x%08x, expected iova+16 = 0x%08x", cmd->map[1],
+			     lo(dst->iova) + 16);
+		if (dst->map[4] != 0x12345678 || dst->map[0] != 0)
+			FAIL("dwords 0,4 of the target: %08x %08x, expected 0 12345678",
+			     dst->map[0], dst->map[4]);
 	} else {
-		uint32_t w1 = (uint32_t)((dst.iova + 0x100) >> 4) | 3;
-		uint32_t w2 = (uint32_t)((dst.iova + 0x100) << 4);
-		uint32_t w3 = lo(dst.iova) | 1;
+		uint32_t w1 = (uint32_t)((dst->iova + 0x100) >> 4) | 3;
+		uint32_t w2 = (uint32_t)((dst->iova + 0x100) << 4);
+		uint32_t w3 = lo(dst->iova) | 1;
 
-		if (cmd.map[1] != w1 || cmd.map[2] != w2 || cmd.map[3] != w3 ||
-		    cmd.map[4] != 0xDEAD0004)
-			FAILG("patched %08x %08x %08x %08x, expected %08x %08x %08x dead0004",
-			      cmd.map[1], cmd.map[2], cmd.map[3], cmd.map[4], w1, w2, w3);
+		if (cmd->map[1] != w1 || cmd->map[2] != w2 || cmd->map[3] != w3 ||
+		    cmd->map[4] != 0xDEAD0004)
+			FAIL("patched %08x %08x %08x %08x, expected %08x %08x %08x dead0004",
+			     cmd->map[1], cmd->map[2], cmd->map[3], cmd->map[4], w1, w2, w3);
 	}
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	return 0;
 }
 
-static int c_exec_readonly(unsigned long arg, char *why)
+/* dst is GPU_READONLY */
+static int exec_readonly(unsigned long arg, struct bo *cmd, struct bo *dst,
+			 char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	int ret = 0;
-
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC | MSM_BO_GPU_READONLY);
-	{
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xBADBAD00 };
-
-		if (run_ib(g_fd, 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[0] != 0)
-		FAILG("the GPU wrote 0x%08x into a GPU_READONLY BO", dst.map[0]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	if (run_mem_write(0, cmd, 0, dst, 0, 0xBADBAD00, why))
+		return -1;
+	if (dst->map[0] != 0)
+		FAIL("the GPU wrote 0x%08x into a GPU_READONLY BO", dst->map[0]);
+	return 0;
 }
 
 /* which 0: fence ids 1,2,3 on a new queue and last write wins; 1: 3 queues */
-static int c_exec_queues(unsigned long which, char *why)
+static int exec_queues(unsigned long which, struct bo *cmd, struct bo *dst,
+		       char *why)
 {
-	struct bo cmd = {0}, dst = {0};
 	uint32_t q[3] = {0}, fence[3] = {0};
 	int ret = 0;
 
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
 	for (unsigned i = 0; i < 3; i++) {
 		int r = queue_new(g_fd, which ? i : 1, &q[i]);
 
@@ -2117,15 +2085,13 @@ static int c_exec_queues(unsigned long which, char *why)
 	for (unsigned i = 0; i < 3; i++) {
 		uint32_t qi = which ? q[i] : q[0];
 		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 3),
-					lo(dst.iova) + (which ? 8 * i : 0),
+					lo(dst->iova) + (which ? 8 * i : 0),
 					0x51000000 + i, 0x52000000 + i };
 		struct sub x;
 		int r;
 
-		bo_write(&cmd, 64 * i, ib, ARRAY_SIZE(ib));
-		sub_init(&x, qi);
-		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
-		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE);
+		bo_write(cmd, 64 * i, ib, ARRAY_SIZE(ib));
+		sub_pair(&x, qi, cmd, dst);
 		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 64 * i, sizeof(ib));
 		r = sub_do(g_fd, &x);
 		if (r)
@@ -2143,10 +2109,10 @@ static int c_exec_queues(unsigned long which, char *why)
 			FAILG("first fences of new queues %u %u %u, expected 1 1 1",
 			      fence[0], fence[1], fence[2]);
 		for (unsigned i = 0; i < 3; i++)
-			if (dst.map[2 * i] != 0x51000000 + i ||
-			    dst.map[2 * i + 1] != 0x52000000 + i)
+			if (dst->map[2 * i] != 0x51000000 + i ||
+			    dst->map[2 * i + 1] != 0x52000000 + i)
 				FAILG("queue %u (prio %u) did not write its slot: %08x %08x",
-				      q[i], i, dst.map[2 * i], dst.map[2 * i + 1]);
+				      q[i], i, dst->map[2 * i], dst->map[2 * i + 1]);
 	} else {
 		int r = wait_fence(g_fd, q[0], fence[2], 5000);
 
@@ -2162,16 +2128,14 @@ static int c_exec_queues(unsigned long which, char *why)
 		if (r != -EINVAL)
 			FAILG("WAIT_FENCE on the next, unsubmitted fence: %s, expected EINVAL",
 			      ename(-r));
-		if (dst.map[0] != 0x51000002 || dst.map[1] != 0x52000002)
+		if (dst->map[0] != 0x51000002 || dst->map[1] != 0x52000002)
 			FAILG("after 3 in-order submits: %08x %08x, expected 51000002 52000002",
-			      dst.map[0], dst.map[1]);
+			      dst->map[0], dst->map[1]);
 	}
 out:
 	for (unsigned i = 0; i < 3; i++)
 		if (q[i])
 			queue_close(g_fd, q[i]);
-	bo_free(&cmd);
-	bo_free(&dst);
 	return ret;
 }
 
@@ -2181,79 +2145,54 @@ static int c_exec_fence_only(unsigned long flags, char *why)
 
 	sub_init(&x, 0);
 	x.s.flags |= (uint32_t)flags;
-	EXPECT(sub_do(g_fd, &x), 0, "SUBMIT with nr_bos = nr_cmds = 0");
-	EXPECT(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	return sub_run(g_fd, &x, "SUBMIT with nr_bos = nr_cmds = 0", why);
+}
+
+static int exec_no_implicit(unsigned long arg, struct bo *cmd, struct bo *dst,
+			    char *why)
+{
+	struct sub x;
+
+	(void)arg;
+	put_mem_write(cmd, 0, lo(dst->iova), 0x40C0FFEE);
+	sub_init(&x, 0);
+	x.s.flags |= MSM_SUBMIT_NO_IMPLICIT;
+	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_NO_IMPLICIT);
+	sub_bo(&x, dst->handle, MSM_SUBMIT_BO_WRITE | MSM_SUBMIT_BO_DUMP);
+	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, MEM_WRITE_BYTES);
+	if (sub_run(g_fd, &x, "SUBMIT", why))
+		return -1;
+	if (dst->map[0] != 0x40C0FFEE)
+		FAIL("dword 0 is 0x%08x, expected 0x40c0ffee", dst->map[0]);
 	return 0;
 }
 
-static int c_exec_no_implicit(unsigned long arg, char *why)
+static int exec_suspend(unsigned long arg, struct bo *cmd, struct bo *dst,
+			char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	struct sub x;
-	int ret = 0;
-
-	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x40C0FFEE };
-
-		bo_write(&cmd, 0, ib, ARRAY_SIZE(ib));
-		sub_init(&x, 0);
-		x.s.flags |= MSM_SUBMIT_NO_IMPLICIT;
-		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_NO_IMPLICIT);
-		sub_bo(&x, dst.handle, MSM_SUBMIT_BO_WRITE | MSM_SUBMIT_BO_DUMP);
-		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
-	}
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
-	if (dst.map[0] != 0x40C0FFEE)
-		FAILG("dword 0 is 0x%08x, expected 0x40c0ffee", dst.map[0]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
-}
-
-static int c_exec_suspend(unsigned long arg, char *why)
-{
-	struct bo cmd = {0}, dst = {0};
 	uint64_t s0 = 0, s1 = 0;
-	int ret = 0;
 
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib1[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0x5B5B0001 };
-		const uint32_t ib2[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova) + 4, 0x5B5B0002 };
-
-		/* read before the submit: its resume must be followed by a suspend */
-		EXPECTG(get_param(g_fd, MSM_PARAM_SUSPENDS, &s0), 0, "GET_PARAM SUSPENDS");
-		if (run_ib(g_fd, 0, &cmd, 0, ib1, ARRAY_SIZE(ib1), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why)) {
-			why_prefix(why, "before the idle period: ");
-			BAILG();
-		}
-		/* autosuspend delay is 66 ms (DRM_MSM_INACTIVE_PERIOD) */
-		sleep_ms(600);
-		EXPECTG(get_param(g_fd, MSM_PARAM_SUSPENDS, &s1), 0, "GET_PARAM SUSPENDS");
-		if (s1 <= s0)
-			FAILG("SUSPENDS %llu before and %llu after 600 ms idle: no runtime suspend",
-			      (unsigned long long)s0, (unsigned long long)s1);
-		if (run_ib(g_fd, 0, &cmd, 64, ib2, ARRAY_SIZE(ib2), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why)) {
-			why_prefix(why, "after resume: ");
-			BAILG();
-		}
+	/* read before the submit: its resume must be followed by a suspend */
+	EXPECT(get_param(g_fd, MSM_PARAM_SUSPENDS, &s0), 0, "GET_PARAM SUSPENDS");
+	if (run_mem_write(0, cmd, 0, dst, 0, 0x5B5B0001, why)) {
+		why_prefix(why, "before the idle period");
+		return -1;
 	}
-	if (dst.map[0] != 0x5B5B0001 || dst.map[1] != 0x5B5B0002)
-		FAILG("dwords 0,1: %08x %08x, expected 5b5b0001 5b5b0002", dst.map[0],
-		      dst.map[1]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+	/* autosuspend delay is 66 ms (DRM_MSM_INACTIVE_PERIOD) */
+	sleep_ms(600);
+	EXPECT(get_param(g_fd, MSM_PARAM_SUSPENDS, &s1), 0, "GET_PARAM SUSPENDS");
+	if (s1 <= s0)
+		FAIL("SUSPENDS %llu before and %llu after 600 ms idle: no runtime suspend",
+		     (unsigned long long)s0, (unsigned long long)s1);
+	if (run_mem_write(0, cmd, 64, dst, 4, 0x5B5B0002, why)) {
+		why_prefix(why, "after resume");
+		return -1;
+	}
+	if (dst->map[0] != 0x5B5B0001 || dst->map[1] != 0x5B5B0002)
+		FAIL("dwords 0,1: %08x %08x, expected 5b5b0001 5b5b0002", dst->map[0],
+		     dst->map[1]);
+	return 0;
 }
 
 static int c_exec_fence_fd(unsigned long arg, char *why)
@@ -2284,8 +2223,8 @@ static int c_exec_fence_fd(unsigned long arg, char *why)
 	sub_base(&y, 0);
 	y.s.flags |= MSM_SUBMIT_FENCE_FD_IN;
 	y.s.fence_fd = fd;
-	EXPECTG(sub_do(g_fd, &y), 0, "SUBMIT FENCE_FD_IN with that sync_file");
-	EXPECTG(wait_fence(g_fd, 0, y.s.fence, 5000), 0, "WAIT_FENCE");
+	if (sub_run(g_fd, &y, "SUBMIT FENCE_FD_IN with that sync_file", why))
+		BAILG();
 out:
 	if (fd >= 0)
 		close(fd);
@@ -2302,9 +2241,7 @@ static int c_exec_syncobj_out(unsigned long arg, char *why)
 	NEED_FIX();
 	EXPECT(syncobj_create(0, &so), 0, "SYNCOBJ_CREATE");
 	sub_base(&x, 0);
-	x.s.flags |= MSM_SUBMIT_SYNCOBJ_OUT;
-	x.s.nr_out_syncobjs = 1;
-	x.out[0].handle = so;
+	sub_out(&x, so);
 	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT SYNCOBJ_OUT");
 	EXPECTG(syncobj_wait(so, 5000), 0, "SYNCOBJ_WAIT");
 	EXPECTG(wait_fence(g_fd, 0, x.s.fence, -1), 0, "WAIT_FENCE poll");
@@ -2317,23 +2254,18 @@ static int c_exec_syncobj_in_reset(unsigned long arg, char *why)
 {
 	uint32_t so = 0;
 	struct sub x;
-	int ret = 0, r;
+	int ret = 0;
 
 	(void)arg;
 	NEED_FIX();
 	EXPECT(syncobj_create(DRM_SYNCOBJ_CREATE_SIGNALED, &so), 0, "SYNCOBJ_CREATE");
 	sub_base(&x, 0);
-	x.s.flags |= MSM_SUBMIT_SYNCOBJ_IN;
-	x.s.nr_in_syncobjs = 1;
-	x.in[0].handle = so;
-	x.in[0].flags = MSM_SUBMIT_SYNCOBJ_RESET;
-	EXPECTG(sub_do(g_fd, &x), 0, "SUBMIT SYNCOBJ_IN with RESET");
-	EXPECTG(wait_fence(g_fd, 0, x.s.fence, 5000), 0, "WAIT_FENCE");
+	sub_in(&x, so)->flags = MSM_SUBMIT_SYNCOBJ_RESET;
+	if (sub_run(g_fd, &x, "SUBMIT SYNCOBJ_IN with RESET", why))
+		BAILG();
 	x.in[0].flags = 0;
-	r = sub_do(g_fd, &x);
-	if (r == 0)
-		wait_fence(g_fd, 0, x.s.fence, 5000);
-	EXPECTG(r, EINVAL, "second SUBMIT on the reset syncobj (no fence left)");
+	EXPECTG(sub_try(g_fd, &x), EINVAL,
+		"second SUBMIT on the reset syncobj (no fence left)");
 out:
 	syncobj_destroy(so);
 	return ret;
@@ -2366,16 +2298,6 @@ out:
 #define PRE_MARK	0x57A11ED0u
 #define POST_MARK	0xD0E0D0E0u
 
-static struct {
-	int ok;
-	char why[WHY_LEN];
-	struct bo cmd, sem, rd;
-	uint32_t q, fence;
-	int fd_out;
-	uint64_t faults0;
-	long long period;	/* saved hangcheck_period_ms, or -1 */
-} st = { .fd_out = -1, .period = -1 };
-
 static void stall_ib(uint32_t *ib, uint64_t sem_iova)
 {
 	unsigned n = 0;
@@ -2395,40 +2317,93 @@ static void stall_ib(uint32_t *ib, uint64_t sem_iova)
 }
 #define STALL_IB_DWORDS	12
 
-static int stall_setup(char *why)
+/*
+ * A job of stall_ib() on its own queue, which the cases after its setup
+ * case depend on: they fail with why unless ok.
+ */
+struct held {
+	int ok;
+	char why[WHY_LEN];
+	struct bo cmd, sem;	/* the IB; the semaphore and the markers */
+	uint32_t q, fence;
+	int fd_out;		/* its FENCE_FD_OUT */
+	uint64_t faults0;	/* GET_PARAM FAULTS before it */
+	int64_t t0;		/* when it was submitted */
+};
+
+/* Submit j's job; rd, if any, is made and added as a READ BO.  0 or -1. */
+static int held_submit(struct held *j, struct bo *rd, char *why)
 {
 	uint32_t ib[STALL_IB_DWORDS];
 	struct sub x;
-	int64_t end;
 	int r;
 
-	/* keep hangcheck out of the way while the job is held (if debugfs is there) */
-	if (dbg_read("hangcheck_period_ms", &st.period) == 0)
-		dbg_write("hangcheck_period_ms", 20000);
-	else
-		st.period = -1;
-	if (get_param(g_fd, MSM_PARAM_FAULTS, &st.faults0))
+	if (get_param(g_fd, MSM_PARAM_FAULTS, &j->faults0))
 		FAIL("GET_PARAM FAULTS failed");
-	if (bo_make(&st.cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
-	    bo_make(&st.sem, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
-	    bo_make(&st.rd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN))
+	if (bo_make(&j->cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    bo_make(&j->sem, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
+	    (rd && bo_make(rd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN)))
 		return -1;
-	r = queue_new(g_fd, 1, &st.q);
+	r = queue_new(g_fd, 1, &j->q);
 	if (r)
 		FAIL("SUBMITQUEUE_NEW: %s", ename(-r));
-	stall_ib(ib, st.sem.iova);
-	bo_write(&st.cmd, 0, ib, STALL_IB_DWORDS);
-	sub_init(&x, st.q);
+	stall_ib(ib, j->sem.iova);
+	bo_write(&j->cmd, 0, ib, STALL_IB_DWORDS);
+	sub_pair(&x, j->q, &j->cmd, &j->sem);
 	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
-	sub_bo(&x, st.cmd.handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&x, st.sem.handle, MSM_SUBMIT_BO_WRITE);
-	sub_bo(&x, st.rd.handle, MSM_SUBMIT_BO_READ);
+	if (rd)
+		sub_bo(&x, rd->handle, MSM_SUBMIT_BO_READ);
 	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
+	j->t0 = mono_ns();
 	r = sub_do(g_fd, &x);
 	if (r)
-		FAIL("SUBMIT: %s", ename(-r));
-	st.fence = x.s.fence;
-	st.fd_out = x.s.fence_fd;
+		FAIL("SUBMIT of the stalling job: %s", ename(-r));
+	j->fence = x.s.fence;
+	j->fd_out = x.s.fence_fd;
+	return 0;
+}
+
+/* The setup case of j: setup() submits the job and checks its start. */
+static int held_setup(struct held *j, int (*setup)(char *why), char *why)
+{
+	j->ok = 0;
+	if (setup(why)) {
+		snprintf(j->why, WHY_LEN, "%.250s", why);
+		return -1;
+	}
+	j->ok = 1;
+	return 0;
+}
+
+static void held_free(struct held *j)
+{
+	if (j->fd_out >= 0)
+		close(j->fd_out);
+	j->fd_out = -1;
+	if (j->q)
+		queue_close(g_fd, j->q);
+	j->q = 0;
+	bo_free(&j->cmd);
+	bo_free(&j->sem);
+	j->ok = 0;
+	snprintf(j->why, WHY_LEN, "released");
+}
+
+static struct held st = { .fd_out = -1 };
+static struct bo st_rd;			/* a READ BO of the held job */
+static long long st_period = -1;	/* saved hangcheck_period_ms, or -1 */
+
+static int stall_setup(char *why)
+{
+	int64_t end;
+
+	/* keep hangcheck out of the way while the job is held (if debugfs is there) */
+	if (dbg_read("hangcheck_period_ms", &st_period) == 0)
+		dbg_write("hangcheck_period_ms", 20000);
+	else
+		st_period = -1;
+	if (held_submit(&st, &st_rd, why))
+		return -1;
 	end = mono_ns() + 3 * NS_PER_SEC;
 	while (st.sem.map[1] != PRE_MARK && mono_ns() < end)
 		sleep_ms(1);
@@ -2447,62 +2422,61 @@ static int stall_setup(char *why)
 static int c_stall_setup(unsigned long arg, char *why)
 {
 	(void)arg;
-	st.ok = 0;
-	if (stall_setup(why)) {
-		snprintf(st.why, WHY_LEN, "%.250s", why);
-		return -1;
-	}
-	st.ok = 1;
-	return 0;
+	return held_setup(&st, stall_setup, why);
 }
 
 #define NEED_STALL() do { if (!st.ok) FAIL("depends on the stalled job: %.200s", st.why); } while (0)
 
+/*
+ * A wait begun at t0 with a deadline ms later must not have ended early.
+ * jiffies granularity: HZ=100 may end a 5-jiffy wait one jiffy early.
+ */
+static int not_early(int64_t t0, int ms, char *why)
+{
+	int64_t el = mono_ns() - t0;
+
+	if (el < (int64_t)(ms - 20) * 1000000LL)
+		FAIL("returned after %lld ms, deadline was %d ms",
+		     (long long)(el / 1000000), ms);
+	return 0;
+}
+
+/* ms 0 polls */
 static int c_stall_wait_fence(unsigned long ms, char *why)
 {
 	int64_t t0;
 
 	NEED_STALL();
 	t0 = mono_ns();
-	EXPECT(wait_fence(g_fd, st.q, st.fence, (int)ms ? (int)ms : -1), ETIMEDOUT,
+	EXPECT(wait_fence(g_fd, st.q, st.fence, ms ? (int)ms : -1), ETIMEDOUT,
 	       "WAIT_FENCE on the stalled job");
-	/* jiffies granularity: HZ=100 may end a 5-jiffy wait one jiffy early */
-	if (ms && mono_ns() - t0 < (int64_t)(ms - 20) * 1000000LL)
-		FAIL("returned after %lld ms, deadline was %lu ms",
-		     (long long)((mono_ns() - t0) / 1000000), ms);
-	return 0;
+	return ms ? not_early(t0, (int)ms, why) : 0;
 }
 
-/* which: 0 WRITE|NOSYNC, 1 READ poll, 2 READ 50 ms, 3 READ|NOSYNC on rd,
- * 4 WRITE|NOSYNC on rd */
-static int c_stall_cpu_prep(unsigned long which, char *why)
+/* CPU_PREP of the held job's WRITE BO (sem) or READ BO (rd); ms < 0 polls. */
+static const struct {
+	bool rd;
+	uint32_t op;
+	int ms, err;
+} stall_cpu_prep[] = {
+	{ false, MSM_PREP_WRITE | MSM_PREP_NOSYNC, 1000, EBUSY },
+	{ false, MSM_PREP_READ, -1, EBUSY },
+	{ false, MSM_PREP_READ, 50, ETIMEDOUT },
+	{ true, MSM_PREP_READ | MSM_PREP_NOSYNC, -1, 0 },
+	{ true, MSM_PREP_WRITE | MSM_PREP_NOSYNC, -1, EBUSY },
+};
+
+static int c_stall_cpu_prep(unsigned long i, char *why)
 {
+	const struct bo *b = stall_cpu_prep[i].rd ? &st_rd : &st.sem;
 	int64_t t0;
 
 	NEED_STALL();
 	t0 = mono_ns();
-	switch (which) {
-	case 0:
-		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_WRITE | MSM_PREP_NOSYNC, 1000),
-		       EBUSY, "CPU_PREP");
-		break;
-	case 1:
-		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_READ, -1), EBUSY, "CPU_PREP");
-		break;
-	case 2:
-		EXPECT(cpu_prep(g_fd, st.sem.handle, MSM_PREP_READ, 50), ETIMEDOUT, "CPU_PREP");
-		if (mono_ns() - t0 < 30 * 1000000LL)
-			FAIL("returned after %lld ms, deadline was 50 ms",
-			     (long long)((mono_ns() - t0) / 1000000));
-		break;
-	case 3:
-		EXPECT(cpu_prep(g_fd, st.rd.handle, MSM_PREP_READ | MSM_PREP_NOSYNC, -1),
-		       0, "CPU_PREP");
-		break;
-	default:
-		EXPECT(cpu_prep(g_fd, st.rd.handle, MSM_PREP_WRITE | MSM_PREP_NOSYNC, -1),
-		       EBUSY, "CPU_PREP");
-	}
+	EXPECT(cpu_prep(g_fd, b->handle, stall_cpu_prep[i].op, stall_cpu_prep[i].ms),
+	       stall_cpu_prep[i].err, "CPU_PREP");
+	if (stall_cpu_prep[i].err == ETIMEDOUT)
+		return not_early(t0, stall_cpu_prep[i].ms, why);
 	return 0;
 }
 
@@ -2562,86 +2536,48 @@ static int c_stall_release(unsigned long arg, char *why)
 	EXPECTG(cpu_prep(g_fd, st.sem.handle, MSM_PREP_WRITE, -1), 0,
 		"CPU_PREP WRITE poll on the now idle BO");
 out:
-	if (st.period >= 0)
-		dbg_write("hangcheck_period_ms", st.period);
-	if (st.fd_out >= 0)
-		close(st.fd_out);
-	st.fd_out = -1;
-	if (st.q)
-		queue_close(g_fd, st.q);
-	bo_free(&st.cmd);
-	bo_free(&st.sem);
-	bo_free(&st.rd);
-	st.ok = 0;
-	snprintf(st.why, WHY_LEN, "released");
+	if (st_period >= 0)
+		dbg_write("hangcheck_period_ms", st_period);
+	held_free(&st);
+	bo_free(&st_rd);
 	return ret;
 }
 
 /* ===== a job that never finishes: hangcheck and recovery ==================== */
 
+/* The stall IB again, but nobody ever writes 1 to the semaphore. */
+static struct held hg = { .fd_out = -1 };
 static struct {
-	int ok;
-	char why[WHY_LEN];
-	struct bo cmd, sem, cmd2, dst2;
-	uint32_t q, fence, fence2;
-	int fd_out;
-	uint64_t faults0;
-	uint32_t q0_faults0;
-	int64_t elapsed_ms;
-	int replay_r;
-} hg = { .fd_out = -1 };
+	struct bo cmd, dst;	/* a job queued behind the hang, on queue 0 */
+	uint32_t fence;
+	int r;			/* its SUBMIT */
+	uint32_t q0_faults0;	/* queue 0's FAULTS before the hang */
+	int64_t elapsed_ms;	/* until the hung job retired */
+} hg_next;
 
 static int hang_setup_and_wait(char *why)
 {
-	uint32_t ib[STALL_IB_DWORDS];
-	struct sub x, y;
 	long long period = -1;
-	int64_t t0;
+	struct sub y;
 	int r;
 
 	if (dbg_read("hangcheck_period_ms", &period) == 0 && period != 500)
 		ktap_print_msg("hangcheck_period_ms is %lld (default 500)", period);
-	if (get_param(g_fd, MSM_PARAM_FAULTS, &hg.faults0))
-		FAIL("GET_PARAM FAULTS failed");
-	if (queue_faults(g_fd, 0, &hg.q0_faults0))
+	if (queue_faults(g_fd, 0, &hg_next.q0_faults0))
 		FAIL("SUBMITQUEUE_QUERY of queue 0 failed");
-	if (bo_make(&hg.cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
-	    bo_make(&hg.sem, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
-	    bo_make(&hg.cmd2, g_fd, 4096, MSM_BO_WC, why, WHY_LEN) ||
-	    bo_make(&hg.dst2, g_fd, 4096, MSM_BO_WC, why, WHY_LEN))
+	if (pair_make(g_fd, &hg_next.cmd, 4096, &hg_next.dst, MSM_BO_WC, why))
 		return -1;
-	r = queue_new(g_fd, 1, &hg.q);
-	if (r)
-		FAIL("SUBMITQUEUE_NEW: %s", ename(-r));
-	/* the stall IB of above; nobody ever writes 1 to the semaphore */
-	stall_ib(ib, hg.sem.iova);
-	bo_write(&hg.cmd, 0, ib, STALL_IB_DWORDS);
-	{
-		const uint32_t w[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(hg.dst2.iova), 0x4E9A7ED0 };
-
-		bo_write(&hg.cmd2, 0, w, ARRAY_SIZE(w));
-	}
-	sub_init(&x, hg.q);
-	x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
-	sub_bo(&x, hg.cmd.handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&x, hg.sem.handle, MSM_SUBMIT_BO_WRITE);
-	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(ib));
-	t0 = mono_ns();
-	r = sub_do(g_fd, &x);
-	if (r)
-		FAIL("SUBMIT of the hanging job: %s", ename(-r));
-	hg.fence = x.s.fence;
-	hg.fd_out = x.s.fence_fd;
+	put_mem_write(&hg_next.cmd, 0, lo(hg_next.dst.iova), 0x4E9A7ED0);
+	if (held_submit(&hg, NULL, why))
+		return -1;
 	/* an innocent job queued behind it, on another queue */
-	sub_init(&y, 0);
-	sub_bo(&y, hg.cmd2.handle, MSM_SUBMIT_BO_READ);
-	sub_bo(&y, hg.dst2.handle, MSM_SUBMIT_BO_WRITE);
-	sub_cmd(&y, MSM_SUBMIT_CMD_BUF, 0, 0, 12);
-	hg.replay_r = sub_do(g_fd, &y);
-	hg.fence2 = y.s.fence;
+	sub_pair(&y, 0, &hg_next.cmd, &hg_next.dst);
+	sub_cmd(&y, MSM_SUBMIT_CMD_BUF, 0, 0, MEM_WRITE_BYTES);
+	hg_next.r = sub_do(g_fd, &y);
+	hg_next.fence = y.s.fence;
 	r = wait_fence(g_fd, hg.q, hg.fence, 15000);
-	hg.elapsed_ms = (mono_ns() - t0) / 1000000;
-	ktap_print_msg("hung job retired after %lld ms", (long long)hg.elapsed_ms);
+	hg_next.elapsed_ms = (mono_ns() - hg.t0) / 1000000;
+	ktap_print_msg("hung job retired after %lld ms", (long long)hg_next.elapsed_ms);
 	if (r)
 		FAIL("WAIT_FENCE (15 s) on the hanging job: %s (no recovery)", ename(-r));
 	return 0;
@@ -2650,16 +2586,12 @@ static int hang_setup_and_wait(char *why)
 static int c_hang_recover(unsigned long arg, char *why)
 {
 	(void)arg;
-	hg.ok = 0;
-	if (hang_setup_and_wait(why)) {
-		snprintf(hg.why, WHY_LEN, "%.250s", why);
+	if (held_setup(&hg, hang_setup_and_wait, why))
 		return -1;
-	}
-	hg.ok = 1;
 	/* hangcheck_timer_reset(): >= 500 ms after the job was kicked */
-	if (hg.elapsed_ms < 450)
+	if (hg_next.elapsed_ms < 450)
 		FAIL("retired after %lld ms, before hangcheck could have fired",
-		     (long long)hg.elapsed_ms);
+		     (long long)hg_next.elapsed_ms);
 	return 0;
 }
 
@@ -2697,9 +2629,9 @@ static int c_hang_queue_faults(unsigned long arg, char *why)
 	NEED_HANG();
 	EXPECT(queue_faults(g_fd, hg.q, &fq), 0, "SUBMITQUEUE_QUERY hung queue");
 	EXPECT(queue_faults(g_fd, 0, &f0), 0, "SUBMITQUEUE_QUERY queue 0");
-	if (fq != 1 || f0 != hg.q0_faults0)
+	if (fq != 1 || f0 != hg_next.q0_faults0)
 		FAIL("queue faults: hung queue %u (expected 1), queue 0 %u (expected %u)",
-		     fq, f0, hg.q0_faults0);
+		     fq, f0, hg_next.q0_faults0);
 	return 0;
 }
 
@@ -2723,47 +2655,35 @@ static int c_hang_replay(unsigned long arg, char *why)
 {
 	(void)arg;
 	NEED_HANG();
-	EXPECT(hg.replay_r, 0, "SUBMIT of the job behind the hang");
-	EXPECT(wait_fence(g_fd, 0, hg.fence2, 5000), 0, "WAIT_FENCE");
-	if (hg.dst2.map[0] != 0x4E9A7ED0)
-		FAIL("the job queued behind the hang did not run (0x%08x)", hg.dst2.map[0]);
+	EXPECT(hg_next.r, 0, "SUBMIT of the job behind the hang");
+	EXPECT(wait_fence(g_fd, 0, hg_next.fence, 5000), 0, "WAIT_FENCE");
+	if (hg_next.dst.map[0] != 0x4E9A7ED0)
+		FAIL("the job queued behind the hang did not run (0x%08x)",
+		     hg_next.dst.map[0]);
 	return 0;
 }
 
-static int c_hang_after(unsigned long arg, char *why)
+/* on the queue that hung */
+static int hang_after(unsigned long arg, struct bo *cmd, struct bo *dst,
+		      char *why)
 {
-	struct bo cmd = {0}, dst = {0};
-	int ret = 0;
-
 	(void)arg;
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	{
-		const uint32_t ib[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova), 0xCAFEBABE };
-
-		if (run_ib(g_fd, hg.q ? hg.q : 0, &cmd, 0, ib, ARRAY_SIZE(ib), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[0] != 0xCAFEBABE)
-		FAILG("dword 0 is 0x%08x after recovery, expected 0xcafebabe", dst.map[0]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	if (hg.fd_out >= 0)
-		close(hg.fd_out);
-	hg.fd_out = -1;
-	if (hg.q)
-		queue_close(g_fd, hg.q);
-	hg.q = 0;
-	bo_free(&hg.cmd);
-	bo_free(&hg.sem);
-	bo_free(&hg.cmd2);
-	bo_free(&hg.dst2);
-	return ret;
+	if (run_mem_write(hg.q, cmd, 0, dst, 0, 0xCAFEBABE, why))
+		return -1;
+	if (dst->map[0] != 0xCAFEBABE)
+		FAIL("dword 0 is 0x%08x after recovery, expected 0xcafebabe", dst->map[0]);
+	return 0;
 }
 
-/* ===== registration ========================================================= */
+/* the last case of the hang: the proof, then free the hang's state anyway */
+static int c_hang_after(unsigned long arg, char *why)
+{
+	int ret = with_pair(hang_after, arg, 4096, MSM_BO_WC, why);
+
+	held_free(&hg);
+	pair_free(&hg_next.cmd, &hg_next.dst);
+	return ret;
+}
 
 /* ===== hostile command streams =============================================== */
 
@@ -2773,49 +2693,38 @@ out:
  * the GPU still executes: the emulated GPU bounds its work, faults or
  * hangs, and the driver recovers; QEMU must live on.
  */
-static int hostile_then_proof(const uint32_t *ib, unsigned n, char *why)
+static int hostile_then_proof(const uint32_t *ib, unsigned n, struct bo *cmd,
+			      struct bo *dst, char *why)
 {
-	struct bo cmd = {0}, dst = {0};
 	struct sub x;
-	int ret = 0, r;
+	int r;
 
-	MAKE(&cmd, g_fd, 4096, MSM_BO_WC);
-	MAKE(&dst, g_fd, 4096, MSM_BO_WC);
-	bo_write(&cmd, 0, ib, n);
+	bo_write(cmd, 0, ib, n);
 	/* a stream that refers to its own BO: patch in its address */
 	for (unsigned i = 0; i < n; i++)
-		if (cmd.map[i] == 0xB0B0B0B0)
-			cmd.map[i] = lo(cmd.iova);
+		if (cmd->map[i] == 0xB0B0B0B0)
+			cmd->map[i] = lo(cmd->iova);
 	__sync_synchronize();
 	sub_init(&x, 0);
-	sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
+	sub_bo(&x, cmd->handle, MSM_SUBMIT_BO_READ);
 	sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, n * 4);
 	r = sub_do(g_fd, &x);
 	if (r)
-		FAILG("SUBMIT of the hostile stream: %s", ename(-r));
+		FAIL("SUBMIT of the hostile stream: %s", ename(-r));
 	r = wait_fence(g_fd, 0, x.s.fence, 10000);
 	if (r)
-		FAILG("the hostile stream's fence did not signal in 10 s: %s",
-		      ename(-r));
-	{
-		const uint32_t proof[] = { PM4_PKT3(CP_MEM_WRITE, 2), lo(dst.iova),
-					   0xCAFEBABE };
-
-		memset((void *)cmd.map, 0, 4096);
-		if (run_ib(g_fd, 0, &cmd, 0, proof, ARRAY_SIZE(proof), &dst,
-			   MSM_SUBMIT_BO_WRITE, NULL, why))
-			BAILG();
-	}
-	if (dst.map[0] != 0xCAFEBABE)
-		FAILG("after the hostile stream the GPU wrote 0x%08x, expected 0xcafebabe",
-		      dst.map[0]);
-out:
-	bo_free(&cmd);
-	bo_free(&dst);
-	return ret;
+		FAIL("the hostile stream's fence did not signal in 10 s: %s",
+		     ename(-r));
+	memset((void *)cmd->map, 0, 4096);
+	if (run_mem_write(0, cmd, 0, dst, 0, 0xCAFEBABE, why))
+		return -1;
+	if (dst->map[0] != 0xCAFEBABE)
+		FAIL("after the hostile stream the GPU wrote 0x%08x, expected 0xcafebabe",
+		     dst->map[0]);
+	return 0;
 }
 
-static int c_hostile(unsigned long arg, char *why)
+static int hostile(unsigned long arg, struct bo *cmd, struct bo *dst, char *why)
 {
 	/* 0xB0B0B0B0 is replaced by the stream's own GPU address */
 	static const uint32_t self_ib[] = {
@@ -2832,24 +2741,36 @@ static int c_hostile(unsigned long arg, char *why)
 
 	switch (arg) {
 	case 0:
-		return hostile_then_proof(self_ib, ARRAY_SIZE(self_ib), why);
+		return hostile_then_proof(self_ib, ARRAY_SIZE(self_ib), cmd, dst, why);
 	case 1:
 		return hostile_then_proof(unmapped_write, ARRAY_SIZE(unmapped_write),
-					  why);
+					  cmd, dst, why);
 	case 2:
-		return hostile_then_proof(unmapped_ib, ARRAY_SIZE(unmapped_ib), why);
+		return hostile_then_proof(unmapped_ib, ARRAY_SIZE(unmapped_ib), cmd,
+					  dst, why);
 	default:
 		for (unsigned i = 0; i < ARRAY_SIZE(garbage); i++) {
 			seed = seed * 1103515245u + 12345u;
 			garbage[i] = seed ^ (seed >> 16);
 		}
-		return hostile_then_proof(garbage, ARRAY_SIZE(garbage), why);
+		return hostile_then_proof(garbage, ARRAY_SIZE(garbage), cmd, dst, why);
 	}
+}
+
+/* ===== registration ========================================================= */
+
+/* One case per bit of 32 from bit from on, but those in mask. */
+static void add_bits(case_fn fn, uint32_t mask, unsigned from, const char *what)
+{
+	for (unsigned b = from; b < 32; b++)
+		if (!(mask & (1u << b)))
+			add(fn, b, "%s bit %u (0x%x) rejected with EINVAL", what, b,
+			    1u << b);
 }
 
 static void register_cases(void)
 {
-	unsigned i, b;
+	unsigned i;
 
 	/* DRM core and identity */
 	add(c_version, 0, "DRM VERSION of the render node is msm 1.12.0");
@@ -2872,10 +2793,7 @@ static void register_cases(void)
 	add(c_sysprof_eperm, 0, "SET_PARAM SYSPROF without CAP_SYS_ADMIN rejected with EPERM");
 
 	/* GEM_NEW: [2014] unknown flags, one case per bit */
-	for (b = 0; b < 32; b++)
-		if (!(MSM_BO_FLAGS & (1u << b)))
-			add(c_gem_new_bit, b, "GEM_NEW flags bit %u (0x%x) rejected with EINVAL",
-			    b, 1u << b);
+	add_bits(c_gem_new_bit, MSM_BO_FLAGS, 0, "GEM_NEW flags");
 	for (i = 0; i < ARRAY_SIZE(gem_new_bad_cache); i++)
 		add(c_gem_new_cache, i, "GEM_NEW cache flags 0x%x rejected with EINVAL",
 		    gem_new_bad_cache[i]);
@@ -2884,8 +2802,9 @@ static void register_cases(void)
 		    gem_new_good[i]);
 	add(c_gem_new_size, 0, "GEM_NEW size 0 rejected with EINVAL");
 	add(c_gem_new_size, 1ULL << 32, "GEM_NEW size 2^32 (0 as u32) rejected with EINVAL");
-	add(c_gem_new_size1, 0, "GEM_NEW size 1 accepted as one page");
-	add(c_gem_new_trunc, 0, "GEM_NEW size 2^32+PAGE_SIZE truncated to one page (6.12 u32 size)");
+	add(c_gem_new_one_page, 1, "GEM_NEW size 1 accepted as one page");
+	add(c_gem_new_one_page, (1ULL << 32) + (unsigned long)g_page,
+	    "GEM_NEW size 2^32+PAGE_SIZE truncated to one page (6.12 u32 size)");
 	add(c_gem_close_twice, 0, "GEM_CLOSE of a closed handle rejected with EINVAL");
 
 	/* GEM_INFO and mmap */
@@ -2893,17 +2812,14 @@ static void register_cases(void)
 		add(c_gem_info_neg, i, "%s", gem_info_neg[i].name);
 	add(c_gem_info_offset_iova, 0, "GEM_INFO GET_OFFSET and GET_IOVA: aligned, in the a2xx VA window, stable, disjoint");
 	add(c_gem_info_name, 0, "GEM_INFO SET_NAME/GET_NAME round trip and size query");
-	add(c_gem_info_name_trunc, 0, "GEM_INFO SET_NAME stops at the first non-printable character");
+	add(c_gem_info_name, 1, "GEM_INFO SET_NAME stops at the first non-printable character");
 	add(c_gem_info_meta, 0, "GEM_INFO SET_METADATA/GET_METADATA round trip of 128 bytes");
 	add(c_mmap_rw, 0, "mmap of a BO: zeroed, written data visible through a second mapping");
 	add(c_mmap_too_big, 0, "mmap beyond the BO size rejected with EINVAL");
 	add(c_mmap_other_file, 0, "mmap of a BO through another file rejected with EACCES");
 
 	/* CPU_PREP / CPU_FINI: [2014] unknown op bits */
-	for (b = 0; b < 32; b++)
-		if (!(MSM_PREP_FLAGS & (1u << b)))
-			add(c_cpu_prep_bit, b, "GEM_CPU_PREP op bit %u (0x%x) rejected with EINVAL",
-			    b, 1u << b);
+	add_bits(c_cpu_prep_bit, MSM_PREP_FLAGS, 0, "GEM_CPU_PREP op");
 	for (i = 0; i < ARRAY_SIZE(cpu_prep_good); i++)
 		add(c_cpu_prep_good, i, "GEM_CPU_PREP op 0x%x on an idle BO accepted",
 		    cpu_prep_good[i]);
@@ -2913,10 +2829,7 @@ static void register_cases(void)
 	add(c_cpu_fini, 0, "GEM_CPU_FINI on a BO accepted");
 
 	/* WAIT_FENCE: [2014, now flags] unknown flag bits */
-	for (b = 0; b < 32; b++)
-		if (!(MSM_WAIT_FENCE_FLAGS & (1u << b)))
-			add(c_wait_fence_bit, b, "WAIT_FENCE flags bit %u (0x%x) rejected with EINVAL",
-			    b, 1u << b);
+	add_bits(c_wait_fence_bit, MSM_WAIT_FENCE_FLAGS, 0, "WAIT_FENCE flags");
 	add(c_wait_fence_good, 0, "WAIT_FENCE fence 0 flags 0 returns 0");
 	add(c_wait_fence_good, MSM_WAIT_FENCE_BOOST, "WAIT_FENCE fence 0 flags BOOST returns 0");
 	add(c_wait_fence_queue, 0, "WAIT_FENCE unknown queueid rejected with ENOENT");
@@ -2936,9 +2849,7 @@ static void register_cases(void)
 	add(c_purge_dontneed, 0, "GEM_MADVISE DONTNEED on a purged BO reports retained 0");
 
 	/* SUBMITQUEUE_* */
-	for (b = 0; b < 32; b++)
-		add(c_queue_flags_bit, b, "SUBMITQUEUE_NEW flags bit %u (0x%x) rejected with EINVAL",
-		    b, 1u << b);
+	add_bits(c_queue_flags_bit, 0, 0, "SUBMITQUEUE_NEW flags");
 	add(c_queue_prio_bad, 3, "SUBMITQUEUE_NEW prio 3 (PRIORITIES) rejected with EINVAL");
 	add(c_queue_prio_bad, 4, "SUBMITQUEUE_NEW prio 4 rejected with EINVAL");
 	add(c_queue_prio_bad, 0xffffffff, "SUBMITQUEUE_NEW prio 0xffffffff rejected with EINVAL");
@@ -2956,10 +2867,7 @@ static void register_cases(void)
 	add(c_queue_query, QQ_DEFAULT, "SUBMITQUEUE_QUERY FAULTS of queue 0 accepted");
 
 	/* SUBMIT: [2014] bo flags and cmd type; then the submit-level flags */
-	for (b = 0; b < 32; b++)
-		if (!(MSM_SUBMIT_BO_FLAGS & (1u << b)))
-			add(c_submit_bo_bit, b, "SUBMIT bo flags bit %u (0x%x) rejected with EINVAL",
-			    b, 1u << b);
+	add_bits(c_submit_bo_bit, MSM_SUBMIT_BO_FLAGS, 0, "SUBMIT bo flags");
 	add(c_submit_bo_flags, 0, "SUBMIT bo flags 0 (neither READ nor WRITE) rejected with EINVAL");
 	add(c_submit_bo_flags, MSM_SUBMIT_BO_DUMP, "SUBMIT bo flags DUMP alone rejected with EINVAL");
 	add(c_submit_bo_flags, MSM_SUBMIT_BO_NO_IMPLICIT, "SUBMIT bo flags NO_IMPLICIT alone rejected with EINVAL");
@@ -2970,39 +2878,37 @@ static void register_cases(void)
 		    "SUBMIT cmd type 0x%x rejected with EINVAL", bad_cmd_types[i]);
 	add(c_submit_cmd_type, MSM_SUBMIT_CMD_IB_TARGET_BUF, "SUBMIT cmd type 2 (IB_TARGET_BUF) accepted");
 	add(c_submit_cmd_type, MSM_SUBMIT_CMD_CTX_RESTORE_BUF, "SUBMIT cmd type 3 (CTX_RESTORE_BUF) accepted");
-	for (b = 16; b < 32; b++)
-		if (!(MSM_SUBMIT_FLAGS & (1u << b)))
-			add(c_submit_flag_bit, b, "SUBMIT flags bit %u (0x%x) rejected with EINVAL",
-			    b, 1u << b);
+	/* bits 0..15 are the pipe */
+	add_bits(c_submit_flag_bit, MSM_SUBMIT_FLAGS, 16, "SUBMIT flags");
 	add(c_submit_sudo, 0, "SUBMIT SUDO without CAP_SYS_RAWIO rejected with EINVAL");
 	add(c_submit_emfile, 0, "SUBMIT FENCE_FD_OUT with no free fd rejected with EMFILE");
 	for (i = 0; i < ARRAY_SIZE(submit_variants); i++)
 		add(c_submit_variant, i, "%s", submit_variants[i].name);
 
-	/* GPU execution */
-	add(c_exec_mem_write, 0, "GPU CP_MEM_WRITE puts 0xCAFEBABE in a WRITE BO, seen through mmap after WAIT_FENCE");
-	add(c_exec_mem_write_multi, 0, "GPU CP_MEM_WRITE of 3 dwords lands exactly in the second page");
-	add(c_exec_reg_to_mem, 0, "GPU PKT0 CP_SCRATCH_REG3..4 then CP_REG_TO_MEM copies both to memory");
-	add(c_exec_offset, 0, "GPU runs an IB at a non-zero submit_offset (second page)");
-	add(c_exec_unaligned_offset, 0, "GPU IB with submit_offset 2 runs from offset 0 (6.12 truncates)");
-	add(c_exec_cmds, 0, "GPU runs both BUF cmds of one submit");
-	add(c_exec_cmds, 1, "GPU does not run an IB_TARGET_BUF cmd by itself");
-	add(c_exec_cmds, 2, "GPU IB1 calls an IB_TARGET_BUF as IB2 and resumes after it");
+	/* GPU execution; most on a fresh pair of BOs (add_gpu) */
+	add_gpu(exec_mem_write, 0, 4096, MSM_BO_WC, "GPU CP_MEM_WRITE puts 0xCAFEBABE in a WRITE BO, seen through mmap after WAIT_FENCE");
+	add_gpu(exec_mem_write_multi, 0, 4096, MSM_BO_WC, "GPU CP_MEM_WRITE of 3 dwords lands exactly in the second page");
+	add_gpu(exec_reg_to_mem, 0, 4096, MSM_BO_WC, "GPU PKT0 CP_SCRATCH_REG3..4 then CP_REG_TO_MEM copies both to memory");
+	add_gpu(exec_offset, 0, 8192, MSM_BO_WC, "GPU runs an IB at a non-zero submit_offset (second page)");
+	add_gpu(exec_unaligned_offset, 0, 4096, MSM_BO_WC, "GPU IB with submit_offset 2 runs from offset 0 (6.12 truncates)");
+	add_gpu(exec_cmds, 0, 4096, MSM_BO_WC, "GPU runs both BUF cmds of one submit");
+	add_gpu(exec_cmds, 1, 4096, MSM_BO_WC, "GPU does not run an IB_TARGET_BUF cmd by itself");
+	add_gpu(exec_cmds, 2, 4096, MSM_BO_WC, "GPU IB1 calls an IB_TARGET_BUF as IB2 and resumes after it");
 	add(c_exec_ctx_restore, 0, "GPU CTX_RESTORE_BUF runs on a file's first submit, not on its second");
 	add(c_exec_ctx_restore, 1, "GPU CTX_RESTORE_BUF runs again after another file submitted");
-	add(c_exec_reloc, 0, "GPU reloc patches the CP_MEM_WRITE address with iova+16, the write lands there");
-	add(c_exec_reloc, 1, "SUBMIT relocs with shift -4 and or 3, shift 4, and a repeated offset patch exactly");
-	add(c_exec_readonly, 0, "GPU CP_MEM_WRITE into a GPU_READONLY BO is dropped, the fence still signals");
-	add(c_exec_queues, 0, "SUBMIT fences on a new queue are 1, 2, 3 and run in order");
-	add(c_exec_queues, 1, "SUBMIT on queues of prio 0, 1, 2: each first fence is 1, all run");
+	add_gpu(exec_reloc, 0, 4096, MSM_BO_WC, "GPU reloc patches the CP_MEM_WRITE address with iova+16, the write lands there");
+	add_gpu(exec_reloc, 1, 4096, MSM_BO_WC, "SUBMIT relocs with shift -4 and or 3, shift 4, and a repeated offset patch exactly");
+	add_gpu(exec_readonly, 0, 4096, MSM_BO_WC | MSM_BO_GPU_READONLY, "GPU CP_MEM_WRITE into a GPU_READONLY BO is dropped, the fence still signals");
+	add_gpu(exec_queues, 0, 4096, MSM_BO_WC, "SUBMIT fences on a new queue are 1, 2, 3 and run in order");
+	add_gpu(exec_queues, 1, 4096, MSM_BO_WC, "SUBMIT on queues of prio 0, 1, 2: each first fence is 1, all run");
 	add(c_exec_fence_only, 0, "SUBMIT without bos or cmds (fence only) signals");
 	add(c_exec_fence_only, MSM_SUBMIT_NO_IMPLICIT, "SUBMIT NO_IMPLICIT fence only signals");
-	add(c_exec_no_implicit, 0, "GPU submit with NO_IMPLICIT, bo NO_IMPLICIT and DUMP writes its BO");
+	add_gpu(exec_no_implicit, 0, 4096, MSM_BO_WC, "GPU submit with NO_IMPLICIT, bo NO_IMPLICIT and DUMP writes its BO");
 	add(c_exec_fence_fd, 0, "SUBMIT FENCE_FD_OUT sync_file is CLOEXEC, polls readable, feeds FENCE_FD_IN");
 	add(c_exec_syncobj_out, 0, "SUBMIT SYNCOBJ_OUT syncobj signals (SYNCOBJ_WAIT)");
 	add(c_exec_syncobj_in_reset, 0, "SUBMIT SYNCOBJ_IN with RESET consumes the fence (next use EINVAL)");
 	add(c_exec_fence_sn, 0, "SUBMIT FENCE_SN_IN 1000 uses that fence id for WAIT_FENCE");
-	add(c_exec_suspend, 0, "GET_PARAM SUSPENDS grows over 600 ms idle and the GPU runs after resume");
+	add_gpu(exec_suspend, 0, 4096, MSM_BO_WC, "GET_PARAM SUSPENDS grows over 600 ms idle and the GPU runs after resume");
 
 	/* a job held on CP_WAIT_REG_MEM */
 	add(c_stall_setup, 0, "GPU CP_WAIT_REG_MEM on an unset semaphore holds the IB");
@@ -3027,10 +2933,10 @@ static void register_cases(void)
 	add(c_hang_after, 0, "GPU CP_MEM_WRITE works again after recovery");
 
 	/* hostile command streams: QEMU lives on, the driver recovers */
-	add(c_hostile, 0, "GPU hostile: a self-referencing IB ends, then the GPU still executes");
-	add(c_hostile, 1, "GPU hostile: CP_MEM_WRITE to an unmapped GPU address, then the GPU still executes");
-	add(c_hostile, 2, "GPU hostile: an IB at an unmapped GPU address, then the GPU still executes");
-	add(c_hostile, 3, "GPU hostile: 512 dwords of garbage packets, then the GPU still executes");
+	add_gpu(hostile, 0, 4096, MSM_BO_WC, "GPU hostile: a self-referencing IB ends, then the GPU still executes");
+	add_gpu(hostile, 1, 4096, MSM_BO_WC, "GPU hostile: CP_MEM_WRITE to an unmapped GPU address, then the GPU still executes");
+	add_gpu(hostile, 2, 4096, MSM_BO_WC, "GPU hostile: an IB at an unmapped GPU address, then the GPU still executes");
+	add_gpu(hostile, 3, 4096, MSM_BO_WC, "GPU hostile: 512 dwords of garbage packets, then the GPU still executes");
 }
 
 /* ===== main ================================================================= */
@@ -3087,20 +2993,24 @@ int main(void)
 	}
 
 	for (unsigned i = 0; i < g_ncases; i++) {
+		const struct tcase *c = &g_cases[i];
 		char why[WHY_LEN] = "";
 		int r;
 
 		if (g_nodev[0]) {
-			ktap_test_fail(g_cases[i].name, "%s", g_nodev);
+			ktap_test_fail(c->name, "%s", g_nodev);
 			continue;
 		}
-		r = g_cases[i].fn(g_cases[i].arg, why);
-		if (r == 0)
-			ktap_test_pass("%s", g_cases[i].name);
-		else if (r > 0)
-			ktap_test_skip(g_cases[i].name, "%s", why);
+		if (c->gpu)
+			r = with_pair(c->gpu, c->arg, c->cmd_size, c->dst_flags, why);
 		else
-			ktap_test_fail(g_cases[i].name, "%s", why[0] ? why : "failed");
+			r = c->fn(c->arg, why);
+		if (r == 0)
+			ktap_test_pass("%s", c->name);
+		else if (r > 0)
+			ktap_test_skip(c->name, "%s", why);
+		else
+			ktap_test_fail(c->name, "%s", why[0] ? why : "failed");
 	}
 	return ktap_finished();
 }
