@@ -79,6 +79,15 @@ static bool sp_orig_valid;
 
 /* struct w1_req and w1_req_*(): w1req.h */
 
+/* Most requests: one message holding one command. */
+static void req_single(struct w1_req *r, uint8_t type, const uint8_t id[8],
+		       uint8_t code, const void *data, uint16_t len)
+{
+	w1_req_init(r);
+	w1_req_msg(r, type, id);
+	w1_req_cmd(r, code, data, len);
+}
+
 /* ---- replies -------------------------------------------------------------- */
 
 #define RX_MAX_NL	32
@@ -116,22 +125,33 @@ static void rx_free(struct rx *rx)
 	memset(rx, 0, sizeof(*rx));
 }
 
+/*
+ * Append to the text s (size bytes, *len used), cutting what does not fit:
+ * the received and the expected shape are rendered alike.
+ */
+static __attribute__((format(printf, 4, 0)))
+void text_vappend(char *s, size_t size, size_t *len, const char *fmt,
+		  va_list ap)
+{
+	int r;
+
+	if (*len >= size - 1)
+		return;
+	r = vsnprintf(s + *len, size - *len, fmt, ap);
+	if (r > 0)
+		*len += (size_t)r;
+	if (*len >= size)
+		*len = size - 1;
+}
+
 static __attribute__((format(printf, 2, 3)))
 void rx_out(struct rx *rx, const char *fmt, ...)
 {
 	va_list ap;
-	int r;
 
-	if (rx->rlen >= sizeof(rx->render) - 1)
-		return;
 	va_start(ap, fmt);
-	r = vsnprintf(rx->render + rx->rlen, sizeof(rx->render) - rx->rlen,
-		      fmt, ap);
+	text_vappend(rx->render, sizeof(rx->render), &rx->rlen, fmt, ap);
 	va_end(ap);
-	if (r > 0)
-		rx->rlen += (size_t)r;
-	if (rx->rlen >= sizeof(rx->render))
-		rx->rlen = sizeof(rx->render) - 1;
 }
 
 static void fmt_id(const uint8_t id[8], char out[17])
@@ -272,30 +292,6 @@ static void rx_add(struct rx *rx, const uint8_t *buf, size_t got)
 	rx->n++;
 }
 
-/* Receive one datagram into buf within timeout_ms: bytes, 0 timeout, -1. */
-static ssize_t nl_recv(int fd, uint8_t *buf, size_t len, int timeout_ms)
-{
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, timeout_ms);
-		ssize_t n;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r;
-		n = recv(fd, buf, len, MSG_DONTWAIT | MSG_TRUNC);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n > (ssize_t)len) {
-			ktap_print_msg("netlink datagram of %zd bytes truncated to %zu",
-				       n, len);
-			n = (ssize_t)len;
-		}
-		return n;
-	}
-}
-
 /*
  * Collect replies: wait up to RX_TIMEOUT_MS for each of the want w1 netlink
  * messages, then grace_ms more for any extra one.
@@ -308,7 +304,7 @@ static void rx_collect(struct rx *rx, int want, int grace_ms)
 
 	for (;;) {
 		int to = rx->n < want ? rx_wait_ms : grace_ms;
-		ssize_t n = nl_recv(nl_fd, buf, sizeof(buf), to);
+		ssize_t n = w1_nl_recv(nl_fd, buf, sizeof(buf), to);
 
 		if (n <= 0)
 			break;
@@ -322,7 +318,7 @@ static void rx_drain(void)
 	static uint8_t buf[65536];
 	ssize_t n;
 
-	while ((n = nl_recv(nl_fd, buf, sizeof(buf), 0)) > 0) {
+	while ((n = w1_nl_recv(nl_fd, buf, sizeof(buf), 0)) > 0) {
 		struct nlmsghdr nlh;
 
 		memcpy(&nlh, buf, sizeof(nlh));
@@ -344,17 +340,10 @@ static __attribute__((format(printf, 2, 3)))
 void xb_out(struct xb *x, const char *fmt, ...)
 {
 	va_list ap;
-	int r;
 
-	if (x->n >= sizeof(x->s) - 1)
-		return;
 	va_start(ap, fmt);
-	r = vsnprintf(x->s + x->n, sizeof(x->s) - x->n, fmt, ap);
+	text_vappend(x->s, sizeof(x->s), &x->n, fmt, ap);
 	va_end(ap);
-	if (r > 0)
-		x->n += (size_t)r;
-	if (x->n >= sizeof(x->s))
-		x->n = sizeof(x->s) - 1;
 }
 
 static void xb_nl(struct xb *x, unsigned int len)
@@ -386,24 +375,62 @@ static void xb_cmd(struct xb *x, uint8_t code, unsigned int len)
 
 #define NL_HDRS	(16 + 20)
 
-/* A status reply: w1_netlink_queue_status() sent on its own. */
+/* A msg holding one cmd header: a status (n 0) or n bytes of data. */
+static void xb_reply(struct xb *x, uint8_t type, uint8_t status,
+		     const uint8_t id[8], uint8_t code, unsigned int n)
+{
+	xb_msg(x, type, status, 4 + n, id);
+	xb_cmd(x, code, n);
+}
+
+/* The cn_msg of a status reply (w1_netlink_queue_status()): ack echoed. */
+static void xb_cn_status(struct xb *x, uint8_t type, uint8_t status,
+			 const uint8_t id[8], uint8_t code)
+{
+	xb_cn(x, x->ack, 16);
+	xb_reply(x, type, status, id, code, 0);
+}
+
+/* The cn_msg of a data reply (w1_netlink_queue_cmd()): ack seq + 1. */
+static void xb_cn_data(struct xb *x, uint8_t type, const uint8_t id[8],
+		       uint8_t code, unsigned int n)
+{
+	xb_cn(x, x->seq + 1, 16 + n);
+	xb_reply(x, type, 0, id, code, n);
+}
+
+/* A status reply sent on its own. */
 static void xb_status(struct xb *x, uint8_t type, uint8_t status,
 		      const uint8_t id[8], uint8_t code)
 {
 	xb_nl(x, NL_HDRS + 16);
-	xb_cn(x, x->ack, 16);
-	xb_msg(x, type, status, 4, id);
-	xb_cmd(x, code, 0);
+	xb_cn_status(x, type, status, id, code);
 }
 
-/* A data reply: w1_netlink_queue_cmd() sent on its own. */
+/* A data reply sent on its own. */
 static void xb_data(struct xb *x, uint8_t type, const uint8_t id[8],
 		    uint8_t code, unsigned int n)
 {
 	xb_nl(x, NL_HDRS + 16 + n);
-	xb_cn(x, x->seq + 1, 16 + n);
-	xb_msg(x, type, 0, 4 + n, id);
-	xb_cmd(x, code, n);
+	xb_cn_data(x, type, id, code, n);
+}
+
+/* A READ/TOUCH/list command unbundled: its data, then its status 0. */
+static void xb_data_status(struct xb *x, uint8_t type, const uint8_t id[8],
+			   uint8_t code, unsigned int n)
+{
+	xb_data(x, type, id, code, n);
+	xb_status(x, type, 0, id, code);
+}
+
+/* The same bundled: both cn_msgs in one netlink message. */
+static void xb_bundled_data_status(struct xb *x, uint8_t type,
+				   const uint8_t id[8], uint8_t code,
+				   unsigned int n)
+{
+	xb_nl(x, NL_HDRS + 16 + n + 20 + 16);
+	xb_cn_data(x, type, id, code, n);
+	xb_cn_status(x, type, 0, id, code);
 }
 
 /* w1_netlink_send_error(): header copies, cn.len 12, msg.len 0. */
@@ -427,13 +454,13 @@ struct xchg {
 enum ack_mode { ACK_OTHER, ACK_SEQ_PLUS_1 };
 
 /*
- * Send r and collect the replies.  want: w1 netlink messages expected;
- * cn_len < 0 means r->len.  0, or -1 if the send failed.
+ * An exchange: xchg_begin() picks seq and ack and returns the expected
+ * shape, which the caller fills in with xb_*() before or after
+ * xchg_send(); xchg_shape_ok() compares.  xchg_check() sends and compares.
  */
-static int xchg_run(struct xchg *xc, struct w1_req *r, uint16_t flags,
-		    enum ack_mode am, int want, int grace_ms, int cn_len)
+static struct xb *xchg_begin(struct xchg *xc, uint16_t flags,
+			     enum ack_mode am)
 {
-	rx_drain();
 	rx_free(&xc->rx);
 	xc->seq = next_seq++;
 	xc->ack = am == ACK_SEQ_PLUS_1 ? xc->seq + 1 : 0x5a000000u | xc->seq;
@@ -442,7 +469,18 @@ static int xchg_run(struct xchg *xc, struct w1_req *r, uint16_t flags,
 	xc->x.seq = xc->seq;
 	xc->x.ack = xc->ack;
 	xc->x.flags = flags;
-	if (w1_req_send(r, nl_fd, xc->seq, xc->ack, flags, cn_len))
+	return &xc->x;
+}
+
+/*
+ * Send r and collect the replies.  want: w1 netlink messages expected;
+ * cn_len < 0 means r->len.  0, or -1 if the send failed.
+ */
+static int xchg_send(struct xchg *xc, struct w1_req *r, int want,
+		     int grace_ms, int cn_len)
+{
+	rx_drain();
+	if (w1_req_send(r, nl_fd, xc->seq, xc->ack, xc->flags, cn_len))
 		return -1;
 	rx_collect(&xc->rx, want, grace_ms);
 	return 0;
@@ -461,6 +499,23 @@ static bool xchg_shape_ok(struct xchg *xc, char *why, size_t wl)
 	return false;
 }
 
+/*
+ * Send r (true cn.len) and compare the replies with the expected shape;
+ * netlink messages without a w1 cn_msg (zeroed flushes) are only noted.
+ */
+static bool xchg_check(struct xchg *xc, struct w1_req *r, int want,
+		       int grace_ms, char *why, size_t wl)
+{
+	if (xchg_send(xc, r, want, grace_ms, -1)) {
+		snprintf(why, wl, "send: %s", strerror(errno));
+		return false;
+	}
+	if (xc->rx.foreign)
+		ktap_print_msg("%d zeroed cn_msg(s) before the replies (w1_reply_make_space)",
+			       xc->rx.foreign);
+	return xchg_shape_ok(xc, why, wl);
+}
+
 /* The n-th cmd with the given code and data length, or NULL. */
 static const struct rx_cmd *rx_find_cmd(const struct rx *rx, uint8_t code,
 					int n)
@@ -470,6 +525,16 @@ static const struct rx_cmd *rx_find_cmd(const struct rx *rx, uint8_t code,
 		    n-- == 0)
 			return &rx->cmd[i];
 	return NULL;
+}
+
+/* The 8-byte ids in a list reply's data (none if c is NULL), max at most. */
+static int rx_ids(const struct rx_cmd *c, uint8_t ids[][8], int max)
+{
+	int n = 0;
+
+	for (int i = 0; c && i < c->c.len / 8 && i < max; i++)
+		memcpy(ids[n++], c->data + 8 * i, 8);
+	return n;
 }
 
 static struct xchg g_xc;	/* large: keep it off the stack */
@@ -484,24 +549,17 @@ static int nl_write_read(const struct w1_slave_rom *s, const uint8_t *w,
 {
 	static struct w1_req r;
 	struct xchg *xc = &h_xc;
+	struct xb *x = xchg_begin(xc, 0, ACK_OTHER);
 	const struct rx_cmd *c;
 	uint8_t zero[256] = { 0 };
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_SLAVE_CMD, s->id);
-	w1_req_cmd(&r, W1_CMD_WRITE, w, wn);
-	if (rn)
-		w1_req_cmd(&r, W1_CMD_READ, zero, rn);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, rn ? 3 : 1, HELPER_GRACE_MS, -1)) {
-		snprintf(why, wl, "send: %s", strerror(errno));
-		return -1;
-	}
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, s->id, W1_CMD_WRITE);
+	req_single(&r, W1_SLAVE_CMD, s->id, W1_CMD_WRITE, w, wn);
+	xb_status(x, W1_SLAVE_CMD, 0, s->id, W1_CMD_WRITE);
 	if (rn) {
-		xb_data(&xc->x, W1_SLAVE_CMD, s->id, W1_CMD_READ, rn);
-		xb_status(&xc->x, W1_SLAVE_CMD, 0, s->id, W1_CMD_READ);
+		w1_req_cmd(&r, W1_CMD_READ, zero, rn);
+		xb_data_status(x, W1_SLAVE_CMD, s->id, W1_CMD_READ, rn);
 	}
-	if (!xchg_shape_ok(xc, why, wl))
+	if (!xchg_check(xc, &r, rn ? 3 : 1, HELPER_GRACE_MS, why, wl))
 		return -1;
 	if (rn) {
 		c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
@@ -536,21 +594,20 @@ static int nl_list(uint8_t code, uint8_t ids[][8], int max, int *n,
 {
 	static struct w1_req r;
 	struct xchg *xc = &h_xc;
+	struct xb *x = xchg_begin(xc, 0, ACK_OTHER);
 	const struct rx_cmd *c = NULL;
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, code, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, HELPER_GRACE_MS, -1)) {
+	req_single(&r, W1_MASTER_CMD, ID1, code, NULL, 0);
+	*n = 0;
+	if (xchg_send(xc, &r, 2, HELPER_GRACE_MS, -1)) {
 		snprintf(why, wl, "send: %s", strerror(errno));
 		return -1;
 	}
-	*n = 0;
+	/* the data reply whatever its length: the caller judges the ids */
 	for (int i = 0; i < xc->rx.ncmd; i++)
 		if (xc->rx.cmd[i].c.cmd == code && xc->rx.msg[xc->rx.cmd[i].msg].cn.ack == xc->seq + 1)
 			c = &xc->rx.cmd[i];
-	xb_data(&xc->x, W1_MASTER_CMD, ID1, code, c ? c->c.len : 0);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, code);
+	xb_data_status(x, W1_MASTER_CMD, ID1, code, c ? c->c.len : 0);
 	if (!xchg_shape_ok(xc, why, wl))
 		return -1;
 	if (!c) {
@@ -561,8 +618,7 @@ static int nl_list(uint8_t code, uint8_t ids[][8], int max, int *n,
 		snprintf(why, wl, "id list of %u bytes", c->c.len);
 		return -1;
 	}
-	for (int i = 0; i < c->c.len / 8 && i < max; i++)
-		memcpy(ids[(*n)++], c->data + 8 * i, 8);
+	*n = rx_ids(c, ids, max);
 	return 0;
 }
 
@@ -573,10 +629,9 @@ static int nl_addremove(uint8_t code, const uint8_t id[8], char *why,
 	static struct w1_req r;
 	struct xchg *xc = &h_xc;
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, code, id, 8);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, HELPER_GRACE_MS, -1)) {
+	xchg_begin(xc, 0, ACK_OTHER);
+	req_single(&r, W1_MASTER_CMD, ID1, code, id, 8);
+	if (xchg_send(xc, &r, 1, HELPER_GRACE_MS, -1)) {
 		snprintf(why, wl, "send: %s", strerror(errno));
 		return -1;
 	}
@@ -671,28 +726,10 @@ static const int ALL4[] = { SL_T1, SL_E1, SL_P1, SL_P2 };
 
 /* ---- temperature ---------------------------------------------------------- */
 
-static long floor_div(long a, long b)
-{
-	long q = a / b;
-
-	return (a % b && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-static int ds18b20_reg12(long mC)
-{
-	long reg = floor_div(mC * 16, 1000);
-
-	if (reg < -55 * 16)
-		reg = -55 * 16;
-	if (reg > 125 * 16)
-		reg = 125 * 16;
-	return (int)reg;
-}
-
 /* CRC8 valid and the temperature register is the model's. */
 static bool scratchpad_ok(const uint8_t sp[9], char *why, size_t wl)
 {
-	int reg = ds18b20_reg12(t1_mC);
+	int reg = ds18b20_reg(t1_mC, 12);
 
 	if (w1_crc8(sp, 9) != 0) {
 		snprintf(why, wl, "scratchpad CRC8 invalid (byte 8 %02x, computed %02x)",
@@ -739,9 +776,10 @@ static void n1_list_masters(const char *name)
 	uint8_t zero[8] = { 0 };
 	uint32_t id;
 
+	xchg_begin(xc, 0, ACK_OTHER);
 	w1_req_init(&r);
 	w1_req_msg(&r, W1_LIST_MASTERS, zero);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
+	if (xchg_send(xc, &r, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
 	if (xc->rx.n != 1 || xc->rx.nmsg != 1)
 		FAIL("%d netlink messages / %d msgs, expected 1 / 1: %s", xc->rx.n,
@@ -759,32 +797,38 @@ static void n1_list_masters(const char *name)
 	PASS();
 }
 
+/*
+ * MASTER_CMD 1 [code], code SEARCH or LIST_SLAVES: data and status reply
+ * as flags say, the data listing the four default slaves; ids out.
+ */
+static void list_case(const char *name, uint8_t code, uint16_t flags,
+		      uint8_t ids[16][8], int *n)
+{
+	static struct w1_req r;
+	struct xchg *xc = &g_xc;
+	struct xb *x = xchg_begin(xc, flags, ACK_OTHER);
+	bool bundled = flags & W1_CN_BUNDLE;
+	char why[300];
+
+	req_single(&r, W1_MASTER_CMD, ID1, code, NULL, 0);
+	if (bundled)
+		xb_bundled_data_status(x, W1_MASTER_CMD, ID1, code, 8 * SL_COUNT);
+	else
+		xb_data_status(x, W1_MASTER_CMD, ID1, code, 8 * SL_COUNT);
+	if (!xchg_check(xc, &r, bundled ? 1 : 2, GRACE_MS, why, sizeof(why)))
+		FAIL("%s", why);
+	*n = rx_ids(rx_find_cmd(&xc->rx, code, 0), ids, 16);
+	if (!ids_equal_set(ids, *n, ALL4, SL_COUNT, why, sizeof(why)))
+		FAIL("%s", why);
+	PASS();
+}
+
 static uint8_t search_ids[16][8];
 static int search_n = -1;
 
 static void n2_search(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
-	char why[300];
-
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_data(&xc->x, W1_MASTER_CMD, ID1, W1_CMD_SEARCH, 8 * SL_COUNT);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_SEARCH);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_SEARCH, 0);
-	search_n = 0;
-	for (int i = 0; i < c->c.len / 8 && i < 16; i++)
-		memcpy(search_ids[search_n++], c->data + 8 * i, 8);
-	if (!ids_equal_set(search_ids, search_n, ALL4, SL_COUNT, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	list_case(name, W1_CMD_SEARCH, 0, search_ids, &search_n);
 }
 
 static uint64_t bitrev_key(const uint8_t id[8])
@@ -829,159 +873,116 @@ static void n2_search_order(const char *name)
 
 static void n3_search_bundled(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
 	uint8_t ids[16][8];
-	const struct rx_cmd *c;
-	char why[300];
-	int n = 0;
+	int n;
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SEARCH, NULL, 0);
-	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_nl(&xc->x, NL_HDRS + 16 + 32 + 20 + 16);
-	xb_cn(&xc->x, xc->seq + 1, 16 + 32);
-	xb_msg(&xc->x, W1_MASTER_CMD, 0, 4 + 32, ID1);
-	xb_cmd(&xc->x, W1_CMD_SEARCH, 32);
-	xb_cn(&xc->x, xc->ack, 16);
-	xb_msg(&xc->x, W1_MASTER_CMD, 0, 4, ID1);
-	xb_cmd(&xc->x, W1_CMD_SEARCH, 0);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_SEARCH, 0);
-	for (int i = 0; i < c->c.len / 8 && i < 16; i++)
-		memcpy(ids[n++], c->data + 8 * i, 8);
-	if (!ids_equal_set(ids, n, ALL4, SL_COUNT, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	list_case(name, W1_CMD_SEARCH, W1_CN_BUNDLE, ids, &n);
 }
 
 static void n4_list_slaves(const char *name)
 {
+	uint8_t ids[16][8];
+	int n;
+
+	list_case(name, W1_CMD_LIST_SLAVES, 0, ids, &n);
+}
+
+/* One message with one command, answered by a lone status reply. */
+static void status_case(const char *name, uint8_t type, const uint8_t id[8],
+			uint8_t code, const void *data, uint16_t len,
+			uint8_t status)
+{
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
-	uint8_t ids[16][8];
-	const struct rx_cmd *c;
+	struct xb *x;
 	char why[300];
-	int n = 0;
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_data(&xc->x, W1_MASTER_CMD, ID1, W1_CMD_LIST_SLAVES, 8 * SL_COUNT);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_LIST_SLAVES);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_LIST_SLAVES, 0);
-	for (int i = 0; i < c->c.len / 8 && i < 16; i++)
-		memcpy(ids[n++], c->data + 8 * i, 8);
-	if (!ids_equal_set(ids, n, ALL4, SL_COUNT, why, sizeof(why)))
+	req_single(&r, type, id, code, data, len);
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_status(x, type, status, id, code);
+	if (!xchg_check(xc, &r, 1, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
 	PASS();
 }
 
 static void n5_reset(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	char why[300];
-
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	if (xc->rx.foreign)
-		ktap_print_msg("%d zeroed cn_msg(s) before the status (w1_reply_make_space)",
-			       xc->rx.foreign);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	status_case(name, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0, 0);
 }
 
 static void n6_convert(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
 	const uint8_t conv = 0x44;
-	char why[300];
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);
-	w1_req_cmd(&r, W1_CMD_WRITE, &conv, 1);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
-	sleep_ms(CONVERT_MS);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	status_case(name, W1_SLAVE_CMD, T1->id, W1_CMD_WRITE, &conv, 1, 0);
+	sleep_ms(CONVERT_MS);	/* before the next case reads the result */
 }
 
-static void read_sp_req(struct w1_req *r)
+/* Append SLAVE_CMD t1 [WRITE be (read scratchpad)][READ 9]. */
+static void add_read_sp(struct w1_req *r)
 {
 	static const uint8_t be = 0xbe, z[9] = { 0 };
 
-	w1_req_init(r);
 	w1_req_msg(r, W1_SLAVE_CMD, T1->id);
 	w1_req_cmd(r, W1_CMD_WRITE, &be, 1);
 	w1_req_cmd(r, W1_CMD_READ, z, 9);
 }
 
-static void n6_read_unbundled(const char *name)
+static void read_sp_req(struct w1_req *r)
+{
+	w1_req_init(r);
+	add_read_sp(r);
+}
+
+/* MASTER_CMD 1 [RESET] first */
+static void multi_req(struct w1_req *r)
+{
+	req_single(r, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0);
+	add_read_sp(r);
+}
+
+/*
+ * The scratchpad read cases: send the request build() makes on the exchange
+ * xc begun by the caller, who wrote the expected shape of want netlink
+ * messages; the READ data must be t1's scratchpad.
+ */
+static void sp_case(const char *name, struct xchg *xc,
+		    void (*build)(struct w1_req *r), int want)
 {
 	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
 	char why[300];
 
-	read_sp_req(&r);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 3, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	/* nlmsg_len 52 / 61 / 52 */
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
-	xb_data(&xc->x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	build(&r);
+	if (!xchg_check(xc, &r, want, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
-	if (!scratchpad_ok(c->data, why, sizeof(why)))
+	if (xc->rx.n != want)
+		FAIL("%d netlink messages, expected %d", xc->rx.n, want);
+	if (!scratchpad_ok(rx_find_cmd(&xc->rx, W1_CMD_READ, 0)->data, why,
+			   sizeof(why)))
 		FAIL("%s", why);
 	PASS();
 }
 
+static void n6_read_unbundled(const char *name)
+{
+	struct xb *x = xchg_begin(&g_xc, 0, ACK_OTHER);
+
+	/* nlmsg_len 52 / 61 / 52 */
+	xb_status(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
+	xb_data_status(x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
+	sp_case(name, &g_xc, read_sp_req, 3);
+}
+
 static void n6_read_bundled(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
-	char why[300];
+	struct xb *x = xchg_begin(&g_xc, W1_CN_BUNDLE, ACK_OTHER);
 
-	read_sp_req(&r);
-	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
 	/* one netlink message of 16 + 36 + 45 + 36 = 133 bytes */
-	xb_nl(&xc->x, 133);
-	xb_cn(&xc->x, xc->ack, 16);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_WRITE, 0);
-	xb_cn(&xc->x, xc->seq + 1, 25);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 13, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 9);
-	xb_cn(&xc->x, xc->ack, 16);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 0);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
-	if (!scratchpad_ok(c->data, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	xb_nl(x, 133);
+	xb_cn_status(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
+	xb_cn_data(x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
+	xb_cn_status(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ);
+	sp_case(name, &g_xc, read_sp_req, 1);
 }
 
 /*
@@ -991,28 +992,14 @@ static void n6_read_bundled(const char *name)
  */
 static void n6_read_bundled_ack(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
-	char why[300];
+	struct xb *x = xchg_begin(&g_xc, W1_CN_BUNDLE, ACK_SEQ_PLUS_1);
 
-	read_sp_req(&r);
-	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_SEQ_PLUS_1, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_nl(&xc->x, NL_HDRS + 57);
-	xb_cn(&xc->x, xc->seq + 1, 57);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_WRITE, 0);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 13, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 9);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 0);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
-	if (!scratchpad_ok(c->data, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	xb_nl(x, NL_HDRS + 57);
+	xb_cn(x, x->seq + 1, 57);
+	xb_reply(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE, 0);
+	xb_reply(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ, 9);
+	xb_reply(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ, 0);
+	sp_case(name, &g_xc, read_sp_req, 1);
 }
 
 static int read_eeprom_sysfs(uint8_t *buf, size_t len)
@@ -1033,114 +1020,62 @@ static void n7_touch(const char *name)
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x;
 	const struct rx_cmd *c;
-	uint8_t t[11] = { 0xf0, 0x00, 0x00 }, mem[8], hexs[3][40];
-	char why[300];
-	int r1;
+	uint8_t t[11] = { 0xf0, 0x00, 0x00 }, mem[8];
+	char why[300], got[40], want[40];
+	bool ok;
 
 	if (read_eeprom_sysfs(mem, sizeof(mem)))
 		FAIL("cannot read %s/eeprom", E1->name);
 	memset(t + 3, 0xff, 8);
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_SLAVE_CMD, E1->id);
-	w1_req_cmd(&r, W1_CMD_TOUCH, t, sizeof(t));
+	req_single(&r, W1_SLAVE_CMD, E1->id, W1_CMD_TOUCH, t, sizeof(t));
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_data_status(x, W1_SLAVE_CMD, E1->id, W1_CMD_TOUCH, 11);
 	/*
 	 * w1_touch_block() does one DS2490 BIT_IO round trip (COMM, status
 	 * poll at the 1 ms interrupt interval, bulk IN) per bit: 88 of them
 	 * before the first reply; allow more than 2 s on a slow emulator.
 	 */
 	rx_wait_ms = TOUCH_TIMEOUT_MS;
-	r1 = xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1);
+	ok = xchg_check(xc, &r, 2, GRACE_MS, why, sizeof(why));
 	rx_wait_ms = RX_TIMEOUT_MS;
-	if (r1)
-		FAIL("send: %s", strerror(errno));
-	if (xc->rx.foreign)
-		ktap_print_msg("%d zeroed cn_msg(s) before the data (w1_reply_make_space)",
-			       xc->rx.foreign);
-	xb_data(&xc->x, W1_SLAVE_CMD, E1->id, W1_CMD_TOUCH, 11);
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, E1->id, W1_CMD_TOUCH);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	if (!ok)
 		FAIL("%s", why);
 	c = rx_find_cmd(&xc->rx, W1_CMD_TOUCH, 0);
 	if (memcmp(c->data, t, 3) || memcmp(c->data + 3, mem, 8)) {
-		w1_hex(c->data, 11, (char *)hexs[0], sizeof(hexs[0]));
-		w1_hex(mem, 8, (char *)hexs[1], sizeof(hexs[1]));
-		FAIL("TOUCH returned %s, expected f00000 + %s", (char *)hexs[0],
-		     (char *)hexs[1]);
+		w1_hex(c->data, 11, got, sizeof(got));
+		w1_hex(mem, 8, want, sizeof(want));
+		FAIL("TOUCH returned %s, expected f00000 + %s", got, want);
 	}
 	PASS();
 }
 
-static void multi_req(struct w1_req *r)
-{
-	static const uint8_t be = 0xbe, z[9] = { 0 };
-
-	w1_req_init(r);
-	w1_req_msg(r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(r, W1_CMD_RESET, NULL, 0);
-	w1_req_msg(r, W1_SLAVE_CMD, T1->id);
-	w1_req_cmd(r, W1_CMD_WRITE, &be, 1);
-	w1_req_cmd(r, W1_CMD_READ, z, 9);
-}
-
 static void n8_multi_bundled(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
-	char why[300];
+	struct xb *x = xchg_begin(&g_xc, W1_CN_BUNDLE, ACK_OTHER);
 
-	multi_req(&r);
-	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
 	/*
 	 * 16 + (20 + 32) + (20 + 25) + (20 + 16) = 149: the two status
 	 * replies with ack A share the first cn_msg.
 	 */
-	xb_nl(&xc->x, 149);
-	xb_cn(&xc->x, xc->ack, 32);
-	xb_msg(&xc->x, W1_MASTER_CMD, 0, 4, ID1);
-	xb_cmd(&xc->x, W1_CMD_RESET, 0);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_WRITE, 0);
-	xb_cn(&xc->x, xc->seq + 1, 25);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 13, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 9);
-	xb_cn(&xc->x, xc->ack, 16);
-	xb_msg(&xc->x, W1_SLAVE_CMD, 0, 4, T1->id);
-	xb_cmd(&xc->x, W1_CMD_READ, 0);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	if (xc->rx.n != 1)
-		FAIL("%d netlink messages, expected exactly 1", xc->rx.n);
-	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
-	if (!scratchpad_ok(c->data, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	xb_nl(x, 149);
+	xb_cn(x, x->ack, 32);
+	xb_reply(x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET, 0);
+	xb_reply(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE, 0);
+	xb_cn_data(x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
+	xb_cn_status(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ);
+	sp_case(name, &g_xc, multi_req, 1);
 }
 
 static void n8_multi_unbundled(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	const struct rx_cmd *c;
-	char why[300];
+	struct xb *x = xchg_begin(&g_xc, 0, ACK_OTHER);
 
-	multi_req(&r);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 4, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
-	xb_data(&xc->x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
-	xb_status(&xc->x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_READ);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	if (xc->rx.n != 4)
-		FAIL("%d netlink messages, expected 4", xc->rx.n);
-	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
-	if (!scratchpad_ok(c->data, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
+	xb_status(x, W1_SLAVE_CMD, 0, T1->id, W1_CMD_WRITE);
+	xb_data_status(x, W1_SLAVE_CMD, T1->id, W1_CMD_READ, 9);
+	sp_case(name, &g_xc, multi_req, 4);
 }
 
 /*
@@ -1211,29 +1146,9 @@ static int alarm_search(int8_t th, int8_t tl, uint8_t ids[][8], int *n,
 	return nl_list(W1_CMD_ALARM_SEARCH, ids, 16, n, why, wl);
 }
 
-static void n4_alarm_none(const char *name)
+/* With t1's TH at th and TL at -55, ALARM_SEARCH finds exactly want. */
+static void alarm_case(const char *name, int th, const int *want, int nwant)
 {
-	uint8_t ids[16][8];
-	char why[400];
-	int n;
-
-	if (!sp_orig_valid)
-		FAIL("t1's scratchpad is unknown (setup failed)");
-	if (alarm_setup(why, sizeof(why)))
-		FAIL("setup: %s", why);
-	/* TH 125, TL -55: no alarm at any temperature inside the range */
-	if (alarm_search(125, -55, ids, &n, why, sizeof(why)))
-		FAIL("%s", why);
-	if (n)
-		FAIL("%d ids, expected none (empty data reply)", n);
-	PASS();
-}
-
-static void n4_alarm_t1(const char *name)
-{
-	static const int want[] = { SL_T1 };
-	/* T_int - 1: alarming whether the device compares >= or > */
-	int th = (int)floor_div(ds18b20_reg12(t1_mC), 16) - 1;
 	uint8_t ids[16][8];
 	char why[400];
 	int n;
@@ -1244,9 +1159,24 @@ static void n4_alarm_t1(const char *name)
 		FAIL("setup: %s", why);
 	if (alarm_search((int8_t)th, -55, ids, &n, why, sizeof(why)))
 		FAIL("%s", why);
-	if (!ids_equal_set(ids, n, want, 1, why, sizeof(why)))
+	if (!ids_equal_set(ids, n, want, nwant, why, sizeof(why)))
 		FAIL("TH %d: %s", th, why);
 	PASS();
+}
+
+static void n4_alarm_none(const char *name)
+{
+	/* TH 125, TL -55: no alarm at any temperature inside the range */
+	alarm_case(name, 125, NULL, 0);
+}
+
+static void n4_alarm_t1(const char *name)
+{
+	static const int want[] = { SL_T1 };
+	/* T_int - 1: alarming whether the device compares >= or > */
+	int th = (int)floor_div(ds18b20_reg(t1_mC, 12), 16) - 1;
+
+	alarm_case(name, th, want, 1);
 }
 
 /*
@@ -1292,6 +1222,7 @@ static void unknown_flag(uint16_t flag, uint16_t tag)
 	char alarms_before[64] = "", alarms_after[64] = "", fake_name[32];
 	uint8_t fake[8], ids[16][8], w[4] = { 0x4e, 0x11, 0x22, 0x7f };
 	struct w1_event evs[8];
+	struct xb *x;
 	int nev, nids = 0, r1;
 	bool shape;
 
@@ -1318,17 +1249,16 @@ static void unknown_flag(uint16_t flag, uint16_t tag)
 	w1_event_drain(ev_fd);
 
 	/* msg 1: MASTER_CMD 1 [SLAVE_ADD fake]; msg 2: SLAVE_CMD t1 [WRITE 4e ..] */
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
+	req_single(&r, W1_MASTER_CMD, ID1, W1_CMD_SLAVE_ADD, fake, 8);
 	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);
 	w1_req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
-	if (xchg_run(xc, &r, flag, ACK_OTHER, 1, GRACE_SILENT_MS, -1)) {
+	x = xchg_begin(xc, flag, ACK_OTHER);
+	xb_error(x, W1_MASTER_CMD, ERR_EINVAL, ID1);
+	if (xchg_send(xc, &r, 1, GRACE_SILENT_MS, -1)) {
 		ktap_test_fail(name1, "send: %s", strerror(errno));
 		ktap_test_fail(name2, "send failed");
 		return;
 	}
-	xb_error(&xc->x, W1_MASTER_CMD, ERR_EINVAL, ID1);
 	shape = xchg_shape_ok(xc, why, sizeof(why));
 	if (shape && xc->rx.foreign)
 		snprintf(why, sizeof(why), "%d extra non-w1 netlink message(s)",
@@ -1405,34 +1335,37 @@ static void n10_enodev_continues(const char *name)
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x = xchg_begin(xc, W1_CN_BUNDLE, ACK_OTHER);
 	uint8_t fake[8], ids[16][8], z = 0;
-	const struct rx_cmd *c;
 	char why[300], fname[32];
-	int n = 0;
+	int n;
 
 	fake_rom(0x0a10, fake, fname, sizeof(fname));
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_SLAVE_CMD, fake);
-	w1_req_cmd(&r, W1_CMD_READ, &z, 1);
+	req_single(&r, W1_SLAVE_CMD, fake, W1_CMD_READ, &z, 1);
 	w1_req_msg(&r, W1_MASTER_CMD, ID1);
 	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
-	if (xchg_run(xc, &r, W1_CN_BUNDLE, ACK_OTHER, 2, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
 	/* the error is sent at once from the callback, never bundled */
-	xb_error(&xc->x, W1_SLAVE_CMD, ERR_ENODEV, fake);
-	xb_nl(&xc->x, NL_HDRS + 48 + 20 + 16);
-	xb_cn(&xc->x, xc->seq + 1, 48);
-	xb_msg(&xc->x, W1_MASTER_CMD, 0, 36, ID1);
-	xb_cmd(&xc->x, W1_CMD_LIST_SLAVES, 32);
-	xb_cn(&xc->x, xc->ack, 16);
-	xb_msg(&xc->x, W1_MASTER_CMD, 0, 4, ID1);
-	xb_cmd(&xc->x, W1_CMD_LIST_SLAVES, 0);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	xb_error(x, W1_SLAVE_CMD, ERR_ENODEV, fake);
+	xb_bundled_data_status(x, W1_MASTER_CMD, ID1, W1_CMD_LIST_SLAVES,
+			       8 * SL_COUNT);
+	if (!xchg_check(xc, &r, 2, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
-	c = rx_find_cmd(&xc->rx, W1_CMD_LIST_SLAVES, 0);
-	for (int i = 0; i < c->c.len / 8 && i < 16; i++)
-		memcpy(ids[n++], c->data + 8 * i, 8);
+	n = rx_ids(rx_find_cmd(&xc->rx, W1_CMD_LIST_SLAVES, 0), ids, 16);
 	if (!ids_equal_set(ids, n, ALL4, SL_COUNT, why, sizeof(why)))
+		FAIL("%s", why);
+	PASS();
+}
+
+/* r is answered by one error reply about its msg (type, id), nothing else. */
+static void error_case(const char *name, struct w1_req *r, uint8_t type,
+		       uint8_t status, const uint8_t id[8])
+{
+	struct xchg *xc = &g_xc;
+	struct xb *x = xchg_begin(xc, 0, ACK_OTHER);
+	char why[300];
+
+	xb_error(x, type, status, id);
+	if (!xchg_check(xc, r, 1, 1000, why, sizeof(why)))
 		FAIL("%s", why);
 	PASS();
 }
@@ -1440,45 +1373,30 @@ static void n10_enodev_continues(const char *name)
 static void n10_enodev_master(const char *name)
 {
 	static struct w1_req r;
-	struct xchg *xc = &g_xc;
 	uint8_t id99[8];
-	char why[300];
 
 	w1_master_id_bytes(99, id99);
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, id99);
-	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, 1000, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_error(&xc->x, W1_MASTER_CMD, ERR_ENODEV, id99);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	req_single(&r, W1_MASTER_CMD, id99, W1_CMD_LIST_SLAVES, NULL, 0);
+	error_case(name, &r, W1_MASTER_CMD, ERR_ENODEV, id99);
 }
 
 static void n11_eproto_len0(const char *name)
 {
 	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	char why[300];
 
 	w1_req_init(&r);
 	w1_req_msg(&r, W1_SLAVE_CMD, T1->id);	/* msg.len 0 */
 	w1_req_msg(&r, W1_MASTER_CMD, ID1);
 	w1_req_cmd(&r, W1_CMD_LIST_SLAVES, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, 1000, -1))
-		FAIL("send: %s", strerror(errno));
-	/* one error reply; the LIST_SLAVES message is not executed */
-	xb_error(&xc->x, W1_SLAVE_CMD, ERR_EPROTO, T1->id);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	/* the LIST_SLAVES message is not executed */
+	error_case(name, &r, W1_SLAVE_CMD, ERR_EPROTO, T1->id);
 }
 
 static void wrong_type(const char *name, uint8_t type, bool check_log)
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x;
 	const uint8_t junk[4] = { 0 };
 	char why[300], marker[128], needle[128];
 	int found;
@@ -1487,10 +1405,9 @@ static void wrong_type(const char *name, uint8_t type, bool check_log)
 	w1_req_init(&r);
 	w1_req_msg(&r, type, T1->id);
 	w1_req_raw(&r, junk, sizeof(junk), true);	/* msg.len 4 */
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_error(&xc->x, type, ERR_EPROTO, T1->id);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_error(x, type, ERR_EPROTO, T1->id);
+	if (!xchg_check(xc, &r, 1, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
 	if (check_log) {
 		snprintf(needle, sizeof(needle),
@@ -1518,35 +1435,44 @@ static void n12_e2big_cmd(const char *name)
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x = xchg_begin(xc, 0, ACK_OTHER);
 	struct w1_netlink_cmd big = { .cmd = W1_CMD_READ, .len = 100 };
 	const uint8_t pad[4] = { 0 };
 	char why[300];
 
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	req_single(&r, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0);
 	w1_req_raw(&r, &big, sizeof(big), true);	/* READ claiming 100 bytes */
 	w1_req_raw(&r, pad, sizeof(pad), true);	/* ... of which 4 follow */
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	xb_status(&xc->x, W1_MASTER_CMD, ERR_E2BIG, ID1, W1_CMD_READ);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
+	xb_status(x, W1_MASTER_CMD, ERR_E2BIG, ID1, W1_CMD_READ);
+	if (!xchg_check(xc, &r, 2, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
 	PASS();
 }
 
-/* No reply at all, the fake slave not added, no event. */
-static void silent_case(const char *name, struct w1_req *r, int cn_len,
-			const uint8_t fake[8], const char *fake_name)
+/*
+ * A malformed packet: MASTER_CMD 1 [SLAVE_ADD fake tag], then what
+ * malform() appends (if anything), cn.len cn_extra bytes beyond the
+ * payload.  No reply at all, the fake slave not added, no event.
+ */
+static void silent_case(const char *name, uint16_t tag,
+			void (*malform)(struct w1_req *r), int cn_extra)
 {
+	static struct w1_req r;
 	struct xchg *xc = &g_xc;
 	struct w1_event evs[4];
-	char why[300];
+	uint8_t fake[8];
+	char why[300], fake_name[32];
 	int nev;
 
+	fake_rom(tag, fake, fake_name, sizeof(fake_name));
+	req_single(&r, W1_MASTER_CMD, ID1, W1_CMD_SLAVE_ADD, fake, 8);
+	if (malform)
+		malform(&r);
 	w1_event_drain(ev_fd);
-	if (xchg_run(xc, r, 0, ACK_OTHER, 0, GRACE_SILENT_MS, cn_len))
+	xchg_begin(xc, 0, ACK_OTHER);	/* expected: nothing */
+	if (xchg_send(xc, &r, 0, GRACE_SILENT_MS,
+		      cn_extra ? (int)r.len + cn_extra : -1))
 		FAIL("send: %s", strerror(errno));
 	nev = events_within(evs, (int)ARRAY_SIZE(evs), 0);
 	if (slave_dir_exists(fake_name)) {
@@ -1562,75 +1488,45 @@ static void silent_case(const char *name, struct w1_req *r, int cn_len,
 	PASS();
 }
 
+/* A second message with msg.len 40 and nothing following. */
+static void msg_len_beyond(struct w1_req *r)
+{
+	w1_req_msg(r, W1_MASTER_CMD, ID1);
+	w1_req_set_msg_len(r, 40);
+}
+
 static void n12_e2big_msg(const char *name)
 {
-	static struct w1_req r;
-	uint8_t fake[8];
-	char fname[32];
-
-	fake_rom(0x0c12, fake, fname, sizeof(fname));
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_set_msg_len(&r, 40);	/* nothing follows */
-	silent_case(name, &r, -1, fake, fname);
+	silent_case(name, 0x0c12, msg_len_beyond, 0);
 }
 
 static void n12_cn_len(const char *name)
 {
-	static struct w1_req r;
-	uint8_t fake[8];
-	char fname[32];
-
-	fake_rom(0x0c13, fake, fname, sizeof(fname));
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
 	/* cn.len 64 bytes beyond what the netlink message carries */
-	silent_case(name, &r, (int)r.len + 64, fake, fname);
+	silent_case(name, 0x0c13, NULL, 64);
+}
+
+/* cn.len 16400: netlink payload 20 + 16400 > CONNECTOR_MAX_MSG_SIZE */
+static void oversize_write(struct w1_req *r)
+{
+	static uint8_t pad[16400];
+
+	w1_req_msg(r, W1_MASTER_CMD, ID1);
+	memset(pad, 0xff, sizeof(pad));
+	w1_req_cmd(r, W1_CMD_WRITE, pad,
+		   (uint16_t)(16400 - r->len - sizeof(struct w1_netlink_cmd)));
 }
 
 static void n16_oversize(const char *name)
 {
-	static struct w1_req r;
-	static uint8_t pad[16400];
-	uint8_t fake[8];
-	char fname[32];
-	size_t n;
-
-	fake_rom(0x0f16, fake, fname, sizeof(fname));
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_SLAVE_ADD, fake, 8);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	/* cn.len 16400: netlink payload 20 + 16400 > CONNECTOR_MAX_MSG_SIZE */
-	n = 16400 - r.len - sizeof(struct w1_netlink_cmd);
-	memset(pad, 0xff, sizeof(pad));
-	w1_req_cmd(&r, W1_CMD_WRITE, pad, (uint16_t)n);
-	silent_case(name, &r, -1, fake, fname);
+	silent_case(name, 0x0f16, oversize_write, 0);
 }
 
 static void einval_case(const char *name, uint8_t type,
 			const uint8_t id[8], uint8_t code, const void *data,
 			uint16_t len)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	char why[300];
-
-	w1_req_init(&r);
-	w1_req_msg(&r, type, id);
-	w1_req_cmd(&r, code, data, len);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	if (xc->rx.foreign)
-		ktap_print_msg("%d zeroed cn_msg(s) before the status (w1_reply_make_space)",
-			       xc->rx.foreign);
-	xb_status(&xc->x, type, ERR_EINVAL, id, code);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	status_case(name, type, id, code, data, len, ERR_EINVAL);
 }
 
 static void n13_slave_reset(const char *name)
@@ -1677,22 +1573,23 @@ static void addremove_case(const char *name, uint8_t code, uint8_t status,
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x;
 	struct w1_event evs[8];
 	char why[300], s[300];
 	int nev;
 
 	w1_event_drain(ev_fd);
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, code, n14_id, 8);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
+	req_single(&r, W1_MASTER_CMD, ID1, code, n14_id, 8);
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_status(x, W1_MASTER_CMD, status, ID1, code);
+	if (xchg_send(xc, &r, 1, GRACE_MS, -1))
 		FAIL("send: %s", strerror(errno));
+	/* collect the events and note the slave's state before any check */
 	nev = events_within(evs, (int)ARRAY_SIZE(evs), 500);
 	if (code == W1_CMD_SLAVE_ADD && status == 0 && slave_dir_exists(n14_name))
 		n14_added = true;
 	if (code == W1_CMD_SLAVE_REMOVE && status == 0 && !slave_dir_exists(n14_name))
 		n14_added = false;
-	xb_status(&xc->x, W1_MASTER_CMD, status, ID1, code);
 	if (!xchg_shape_ok(xc, why, sizeof(why)))
 		FAIL("%s", why);
 	if (slave_dir_exists(n14_name) != want_present)
@@ -1754,6 +1651,7 @@ static void n16_read200(const char *name)
 {
 	static struct w1_req r;
 	struct xchg *xc = &g_xc;
+	struct xb *x;
 	uint8_t w[12] = { 0x55 }, mem[128], z[200] = { 0 }, tail[17];
 	const struct rx_cmd *c;
 	char why[300], hex[40];
@@ -1765,18 +1663,14 @@ static void n16_read200(const char *name)
 	w[9] = 0xf0;
 	w[10] = 0x00;
 	w[11] = 0x00;
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	req_single(&r, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0);
 	w1_req_cmd(&r, W1_CMD_WRITE, w, sizeof(w));
 	w1_req_cmd(&r, W1_CMD_READ, z, sizeof(z));
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 4, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_WRITE);
-	xb_data(&xc->x, W1_MASTER_CMD, ID1, W1_CMD_READ, 200);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_READ);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_WRITE);
+	xb_data_status(x, W1_MASTER_CMD, ID1, W1_CMD_READ, 200);
+	if (!xchg_check(xc, &r, 4, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
 	c = rx_find_cmd(&xc->rx, W1_CMD_READ, 0);
 	for (int i = 0; i < 128; i++)
@@ -1804,6 +1698,7 @@ static void n16_write300(const char *name)
 	static struct w1_req r;
 	static uint8_t ff[300];
 	struct xchg *xc = &g_xc;
+	struct xb *x;
 	const uint8_t rd[3] = { 0xf0, 0x00, 0x00 };
 	uint8_t mem[8], got[8];
 	char why[300], marker[128], strict[32] = "";
@@ -1823,15 +1718,12 @@ static void n16_write300(const char *name)
 	}
 	memset(ff, 0xff, sizeof(ff));
 	kmsg_mark(marker, sizeof(marker), "w1_netlink WRITE 300");
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
+	req_single(&r, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0);
 	w1_req_cmd(&r, W1_CMD_WRITE, ff, sizeof(ff));
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 2, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_WRITE);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
+	x = xchg_begin(xc, 0, ACK_OTHER);
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
+	xb_status(x, W1_MASTER_CMD, 0, ID1, W1_CMD_WRITE);
+	if (!xchg_check(xc, &r, 2, GRACE_MS, why, sizeof(why)))
 		FAIL("%s", why);
 	found = klog_has_after(marker, needle);
 	if (have_strict) {
@@ -1872,10 +1764,6 @@ static void set_all_present(bool on)
 
 static void n5_reset_empty(const char *name)
 {
-	static struct w1_req r;
-	struct xchg *xc = &g_xc;
-	char why[300];
-
 	if (pbctl_open())
 		SKIP("%s", pbctl_unavailable_reason());
 	for (int i = 0; i < SL_COUNT; i++) {
@@ -1887,15 +1775,7 @@ static void n5_reset_empty(const char *name)
 			FAIL("qom-set %s present false: %s", path, pbctl_last_reply());
 	}
 	/* RESET reports success whatever the presence pulse (ds9490r_reset) */
-	w1_req_init(&r);
-	w1_req_msg(&r, W1_MASTER_CMD, ID1);
-	w1_req_cmd(&r, W1_CMD_RESET, NULL, 0);
-	if (xchg_run(xc, &r, 0, ACK_OTHER, 1, GRACE_MS, -1))
-		FAIL("send: %s", strerror(errno));
-	xb_status(&xc->x, W1_MASTER_CMD, 0, ID1, W1_CMD_RESET);
-	if (!xchg_shape_ok(xc, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	status_case(name, W1_MASTER_CMD, ID1, W1_CMD_RESET, NULL, 0, 0);
 }
 
 static void n5_absent_slave_read(const char *name)

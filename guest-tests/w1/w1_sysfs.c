@@ -49,30 +49,10 @@ static void slave_path(char *buf, size_t len, const struct w1_slave_rom *s,
 	snprintf(buf, len, W1_DEVICES "/%s/%s", s->name, attr);
 }
 
-static long floor_div(long a, long b)
-{
-	long q = a / b;
-
-	return (a % b && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 /*
- * The DS18B20 register for a temperature in m°C at a resolution (model
- * rule, docs section 3.5) and what w1_DS18B20_convert_temp() makes of it:
- * (s16)reg * 1000 / 16, C division truncating toward zero.
+ * What w1_DS18B20_convert_temp() makes of a DS18B20 register (ds18b20_reg()
+ * in w1util.h): (s16)reg * 1000 / 16, C division truncating toward zero.
  */
-static int ds18b20_reg(long mC, int bits)
-{
-	long reg = floor_div(mC * 16, 1000);
-
-	if (reg < -55 * 16)
-		reg = -55 * 16;
-	if (reg > 125 * 16)
-		reg = 125 * 16;
-	reg &= ~((1L << (12 - bits)) - 1);
-	return (int)reg;
-}
-
 static long ds18b20_kernel_mC(int reg)
 {
 	return (long)(int16_t)reg * 1000 / 16;
@@ -86,6 +66,21 @@ struct therm_read {
 	long t;
 	char raw[300];
 };
+
+/* Nine "%02x " bytes at p + *off, as w1_slave_show() prints a line. */
+static bool parse_bytes9(const char *p, int *off, uint8_t b[9])
+{
+	for (int i = 0; i < 9; i++) {
+		unsigned int v;
+		int n;
+
+		if (sscanf(p + *off, "%2x %n", &v, &n) != 1)
+			return false;
+		b[i] = (uint8_t)v;
+		*off += n;
+	}
+	return true;
+}
 
 /* Read and parse w1_slave; 0 or -1 with why. */
 static int read_w1_slave(struct therm_read *r, char *why, size_t wl)
@@ -107,14 +102,8 @@ static int read_w1_slave(struct therm_read *r, char *why, size_t wl)
 		return -1;
 	}
 	p = r->raw;
-	for (int i = 0; i < 9; i++) {
-		unsigned int v;
-
-		if (sscanf(p + off, "%2x %n", &v, &n) != 1)
-			goto bad;
-		r->b[i] = (uint8_t)v;
-		off += n;
-	}
+	if (!parse_bytes9(p, &off, r->b))
+		goto bad;
 	if (sscanf(p + off, ": crc=%2x %7s%n", &r->crc, verdict, &n) != 2)
 		goto bad;
 	r->yes = strcmp(verdict, "YES") == 0;
@@ -124,14 +113,8 @@ static int read_w1_slave(struct therm_read *r, char *why, size_t wl)
 	if (p[off] != '\n')
 		goto bad;
 	off++;
-	for (int i = 0; i < 9; i++) {
-		unsigned int v;
-
-		if (sscanf(p + off, "%2x %n", &v, &n) != 1)
-			goto bad;
-		r->cached[i] = (uint8_t)v;
-		off += n;
-	}
+	if (!parse_bytes9(p, &off, r->cached))
+		goto bad;
 	if (sscanf(p + off, "t=%ld%n", &r->t, &n) != 1)
 		goto bad;
 	off += n;
@@ -181,15 +164,17 @@ static int check_w1_slave(long mC, int bits, struct therm_read *r, char *why,
 	return 0;
 }
 
-static int read_bin(const char *path, off_t off, void *buf, size_t len)
+/* One pread() (rbuf) or pwrite() (wbuf) at off: bytes, or -errno. */
+static int bin_io(const char *path, off_t off, void *rbuf, const void *wbuf,
+		  size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, (wbuf ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	ssize_t n;
 	int e;
 
 	if (fd < 0)
 		return -errno;
-	n = pread(fd, buf, len, off);
+	n = wbuf ? pwrite(fd, wbuf, len, off) : pread(fd, rbuf, len, off);
 	e = errno;
 	close(fd);
 	if (n < 0)
@@ -197,20 +182,14 @@ static int read_bin(const char *path, off_t off, void *buf, size_t len)
 	return (int)n;
 }
 
+static int read_bin(const char *path, off_t off, void *buf, size_t len)
+{
+	return bin_io(path, off, buf, NULL, len);
+}
+
 static int write_bin(const char *path, off_t off, const void *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int e;
-
-	if (fd < 0)
-		return -errno;
-	n = pwrite(fd, buf, len, off);
-	e = errno;
-	close(fd);
-	if (n < 0)
-		return -e;
-	return (int)n;
+	return bin_io(path, off, NULL, buf, len);
 }
 
 /* A one-byte register file of a DS2408/DS2413: 0 or -errno / -EIO. */
@@ -233,6 +212,31 @@ static int reg_write(const struct w1_slave_rom *s, const char *attr, uint8_t v)
 	return write_bin(path, 0, &v, 1);
 }
 
+/* reg_write() that must return 1; 0, or -1 with why. */
+static int reg_put(const struct w1_slave_rom *s, const char *attr, uint8_t v,
+		   char *why, size_t wl)
+{
+	int r = reg_write(s, attr, v);
+
+	if (r == 1)
+		return 0;
+	snprintf(why, wl, "write %s 0x%02x: %s", attr, v,
+		 r < 0 ? strerror(-r) : "returned != 1");
+	return -1;
+}
+
+/* reg_read() that must succeed; 0, or -1 with why. */
+static int reg_get(const struct w1_slave_rom *s, const char *attr, uint8_t *v,
+		   char *why, size_t wl)
+{
+	int r = reg_read(s, attr, v);
+
+	if (!r)
+		return 0;
+	snprintf(why, wl, "read %s: %s", attr, strerror(-r));
+	return -1;
+}
+
 static uint64_t rng_state;
 
 static uint8_t rng8(void)
@@ -246,6 +250,13 @@ static uint8_t rng8(void)
 static int pbctl_set_temp(long mC)
 {
 	return pbctl_qom_set_int(QOM_PERIPH "t1", "temperature", mC);
+}
+
+/* Back to the temperature the program started with (best effort). */
+static void t1_temp_restore(void)
+{
+	if (pbctl_set_temp(t1_mC))
+		ktap_print_msg("restoring t1 temperature: %s", pbctl_last_reply());
 }
 
 /* ---- S1 probe ------------------------------------------------------------- */
@@ -468,28 +479,33 @@ static void s3_scratchpad(const char *name)
 	PASS();
 }
 
-static void s3_temperature(const char *name)
+/* A file holding t1's 12-bit temperature in m°C, as w1_therm gives it. */
+static void temp_file_case(const char *name, const char *path,
+			   const char *what)
 {
 	long want = ds18b20_kernel_mC(ds18b20_reg(t1_mC, 12)), v = 0;
-	char path[256];
-	int r;
+	int r = read_long(path, &v);
 
-	slave_path(path, sizeof(path), T1, "temperature");
-	r = read_long(path, &v);
 	if (r)
 		FAIL("read %s: %s", path, strerror(-r));
 	if (v != want)
-		FAIL("temperature %ld, expected %ld", v, want);
+		FAIL("%s %ld, expected %ld", what, v, want);
 	PASS();
+}
+
+static void s3_temperature(const char *name)
+{
+	char path[256];
+
+	slave_path(path, sizeof(path), T1, "temperature");
+	temp_file_case(name, path, "temperature");
 }
 
 static void s3_hwmon(const char *name)
 {
-	long want = ds18b20_kernel_mC(ds18b20_reg(t1_mC, 12)), v = 0;
 	char dir[256], path[600] = "";
 	struct dirent *de;
 	DIR *d;
-	int r;
 
 	slave_path(dir, sizeof(dir), T1, "hwmon");
 	d = opendir(dir);
@@ -504,12 +520,7 @@ static void s3_hwmon(const char *name)
 	closedir(d);
 	if (!path[0])
 		FAIL("no hwmon device under %s", dir);
-	r = read_long(path, &v);
-	if (r)
-		FAIL("read %s: %s", path, strerror(-r));
-	if (v != want)
-		FAIL("temp1_input %ld, expected %ld", v, want);
-	PASS();
+	temp_file_case(name, path, "temp1_input");
 }
 
 static void s3_ext_power(const char *name)
@@ -536,8 +547,7 @@ static void s4_temp(const char *name, long mC, long want_t)
 	if (pbctl_set_temp(mC))
 		FAIL("qom-set t1 temperature %ld: %s", mC, pbctl_last_reply());
 	err = check_w1_slave(mC, 12, &r, why, sizeof(why));
-	if (pbctl_set_temp(t1_mC))
-		ktap_print_msg("restoring t1 temperature: %s", pbctl_last_reply());
+	t1_temp_restore();
 	if (err)
 		FAIL("%s", why);
 	if (r.t != want_t)	/* the table in docs section 3.5 */
@@ -571,18 +581,37 @@ static int t1_attr_write(const char *attr, const char *s)
 	return write_str(path, s);
 }
 
+/*
+ * Write bits to t1's resolution; it must read back, with the conversion
+ * time of that resolution.  0, or -1 with why.
+ */
+static int set_resolution(int bits, long conv_ms, char *why, size_t wl)
+{
+	long res = -1, conv = -1;
+	char val[8];
+	int r;
+
+	snprintf(val, sizeof(val), "%d\n", bits);
+	r = t1_attr_write("resolution", val);
+	if (r)
+		snprintf(why, wl, "write %d to resolution: %s", bits, strerror(-r));
+	else if (t1_attr_long("resolution", &res) || res != bits)
+		snprintf(why, wl, "resolution reads %ld, expected %d", res, bits);
+	else if (t1_attr_long("conv_time", &conv) || conv != conv_ms)
+		snprintf(why, wl, "conv_time reads %ld, expected %ld (%d bit)",
+			 conv, conv_ms, bits);
+	else
+		return 0;
+	return -1;
+}
+
 static void s5_res9(const char *name)
 {
-	long res = -1, conv = -1, t = -1;
-	long want = ds18b20_kernel_mC(ds18b20_reg(t1_mC, 9));
-	int r = t1_attr_write("resolution", "9\n");
+	long want = ds18b20_kernel_mC(ds18b20_reg(t1_mC, 9)), t = -1;
+	char why[300];
 
-	if (r)
-		FAIL("write 9 to resolution: %s", strerror(-r));
-	if (t1_attr_long("resolution", &res) || res != 9)
-		FAIL("resolution reads %ld, expected 9", res);
-	if (t1_attr_long("conv_time", &conv) || conv != 95)
-		FAIL("conv_time reads %ld, expected 95 (9 bit)", conv);
+	if (set_resolution(9, 95, why, sizeof(why)))
+		FAIL("%s", why);
 	if (t1_attr_long("temperature", &t) || t != want)
 		FAIL("temperature %ld at 9 bit, expected %ld", t, want);
 	PASS();
@@ -598,8 +627,7 @@ static void s5_res9_value(const char *name)
 	if (pbctl_set_temp(21300))
 		FAIL("qom-set t1 temperature 21300: %s", pbctl_last_reply());
 	r = t1_attr_long("temperature", &t);
-	if (pbctl_set_temp(t1_mC))
-		ktap_print_msg("restoring t1 temperature: %s", pbctl_last_reply());
+	t1_temp_restore();
 	if (r)
 		FAIL("read temperature: %s", strerror(-r));
 	if (t != 21000)
@@ -628,15 +656,10 @@ static void s5_res13(const char *name)
 
 static void s5_res12(const char *name)
 {
-	long res = -1, conv = -1;
-	int r = t1_attr_write("resolution", "12\n");
+	char why[300];
 
-	if (r)
-		FAIL("write 12 to resolution: %s", strerror(-r));
-	if (t1_attr_long("resolution", &res) || res != 12)
-		FAIL("resolution reads %ld, expected 12", res);
-	if (t1_attr_long("conv_time", &conv) || conv != 750)
-		FAIL("conv_time reads %ld, expected 750 (12 bit)", conv);
+	if (set_resolution(12, 750, why, sizeof(why)))
+		FAIL("%s", why);
 	PASS();
 }
 
@@ -729,31 +752,36 @@ static void eeprom_restore(void)
 
 /* ---- S12 DS2408 ----------------------------------------------------------- */
 
-static void s12_state_ff(const char *name)
+/* Write output of a DS2408 or DS2413; state then reads want. */
+static void output_case(const char *name, const struct w1_slave_rom *s,
+			uint8_t out, uint8_t want)
 {
 	uint8_t v;
-	int r = reg_write(P1, "output", 0xff);
+	char why[300];
 
-	if (r != 1)
-		FAIL("write output 0xff: %s", r < 0 ? strerror(-r) : "returned != 1");
-	if ((r = reg_read(P1, "state", &v)))
-		FAIL("read state: %s", strerror(-r));
-	if (v != 0xff)
-		FAIL("state %02x, expected ff (latch ff AND pio-input ff)", v);
+	if (reg_put(s, "output", out, why, sizeof(why)) ||
+	    reg_get(s, "state", &v, why, sizeof(why)))
+		FAIL("%s", why);
+	if (v != want)
+		FAIL("state %02x after output %#x, expected %02x", v, out, want);
 	PASS();
+}
+
+static void s12_state_ff(const char *name)
+{
+	/* latch ff AND pio-input ff */
+	output_case(name, P1, 0xff, 0xff);
 }
 
 static void s12_output_55(const char *name)
 {
 	uint8_t out, st;
-	int r = reg_write(P1, "output", 0x55);
+	char why[300];
 
-	if (r != 1)
-		FAIL("write output 0x55: %s", r < 0 ? strerror(-r) : "returned != 1");
-	if ((r = reg_read(P1, "output", &out)))
-		FAIL("read output: %s", strerror(-r));
-	if ((r = reg_read(P1, "state", &st)))
-		FAIL("read state: %s", strerror(-r));
+	if (reg_put(P1, "output", 0x55, why, sizeof(why)) ||
+	    reg_get(P1, "output", &out, why, sizeof(why)) ||
+	    reg_get(P1, "state", &st, why, sizeof(why)))
+		FAIL("%s", why);
 	if (out != 0x55 || st != 0x55)
 		FAIL("output %02x state %02x, expected 55 55", out, st);
 	PASS();
@@ -784,19 +812,15 @@ static void s12_pio_input(const char *name)
 static void s12_status_control(const char *name)
 {
 	uint8_t v;
-	int r = reg_write(P1, "status_control", 0x01);
+	char why[300];
 
-	if (r != 1)
-		FAIL("write status_control 0x01: %s",
-		     r < 0 ? strerror(-r) : "returned != 1");
-	if ((r = reg_read(P1, "status_control", &v)))
-		FAIL("read status_control: %s", strerror(-r));
+	if (reg_put(P1, "status_control", 0x01, why, sizeof(why)) ||
+	    reg_get(P1, "status_control", &v, why, sizeof(why)))
+		FAIL("%s", why);
 	if (v != 0x01)
 		FAIL("status_control %02x, expected 01 (PLS set, PORL cleared, VCCP 0)", v);
-	r = reg_write(P1, "status_control", 0x00);
-	if (r != 1)
-		FAIL("write status_control 0x00: %s",
-		     r < 0 ? strerror(-r) : "returned != 1");
+	if (reg_put(P1, "status_control", 0x00, why, sizeof(why)))
+		FAIL("%s", why);
 	PASS();
 }
 
@@ -826,59 +850,42 @@ static void s12_status_control_vcc(const char *name)
 static void s12_activity(const char *name)
 {
 	uint8_t v;
-	int r = reg_write(P1, "activity", 0x00);
+	char why[300];
 
-	if (r != 1)
-		FAIL("write activity: %s", r < 0 ? strerror(-r) : "returned != 1");
-	if ((r = reg_read(P1, "activity", &v)))
-		FAIL("read activity: %s", strerror(-r));
+	if (reg_put(P1, "activity", 0x00, why, sizeof(why)) ||
+	    reg_get(P1, "activity", &v, why, sizeof(why)))
+		FAIL("%s", why);
 	if (v != 0x00)
 		FAIL("activity %02x after the reset, expected 00", v);
-	r = reg_write(P1, "output", 0xff);
-	if (r != 1)
-		ktap_print_msg("restoring p1 output 0xff failed");
+	if (reg_put(P1, "output", 0xff, why, sizeof(why)))
+		ktap_print_msg("restoring p1 output: %s", why);
 	PASS();
 }
 
 /* ---- S13 DS2413 ----------------------------------------------------------- */
 
-static void s13_output(const char *name, uint8_t out, uint8_t want)
-{
-	uint8_t v;
-	int r = reg_write(P2, "output", out);
-
-	if (r != 1)
-		FAIL("write output %#x: %s", out,
-		     r < 0 ? strerror(-r) : "returned != 1");
-	if ((r = reg_read(P2, "state", &v)))
-		FAIL("read state: %s", strerror(-r));
-	if (v != want)
-		FAIL("state %02x after output %#x, expected %02x", v, out, want);
-	PASS();
-}
-
 static void s13_both_on(const char *name)
 {
 	/* PIOA pin/latch 1, PIOB pin/latch 1, complement nibble 0 */
-	s13_output(name, 0x03, 0x0f);
+	output_case(name, P2, 0x03, 0x0f);
 }
 
 static void s13_a_only(const char *name)
 {
 	/* PIOA pin/latch 1, PIOB pin/latch 0, complement nibble c */
-	s13_output(name, 0x01, 0xc3);
+	output_case(name, P2, 0x01, 0xc3);
 }
 
 static void s13_pio_input(const char *name)
 {
 	uint8_t v = 0;
+	char why[300];
 	int r;
 
 	if (pbctl_open())
 		SKIP("%s", pbctl_unavailable_reason());
-	r = reg_write(P2, "output", 0x03);
-	if (r != 1)
-		FAIL("write output 0x03: %s", r < 0 ? strerror(-r) : "returned != 1");
+	if (reg_put(P2, "output", 0x03, why, sizeof(why)))
+		FAIL("%s", why);
 	if (pbctl_qom_set_int(QOM_PERIPH "p2", "pio-input", 0))
 		FAIL("qom-set p2 pio-input 0: %s", pbctl_last_reply());
 	r = reg_read(P2, "state", &v);
@@ -966,8 +973,14 @@ static int check_one_event(const struct w1_event *evs, int nev, uint8_t type,
 
 static bool s14_unplugged;
 
-static void s14_unplug(const char *name)
+/*
+ * Unplug (present false) or plug back p2 in the model: within slave_ttl
+ * its sysfs entry goes or comes, with exactly one event about it.
+ */
+static void s14_set_present(const char *name, bool present)
 {
+	const char *what = present ? "true" : "false";
+	int want_count = present ? SL_COUNT : SL_COUNT - 1;
 	struct w1_event evs[16];
 	long long t0;
 	int nev = 0;
@@ -975,54 +988,41 @@ static void s14_unplug(const char *name)
 
 	if (pbctl_open())
 		SKIP("%s", pbctl_unavailable_reason());
+	if (present && (!s14_unplugged || ev_fd < 0))
+		FAIL("the unplug step did not run");
 	if (ev_fd < 0)
 		ev_fd = cn_socket(W1_EVENT_GROUPS);
 	if (ev_fd < 0)
 		FAIL("netlink connector socket (group %u): %s", CN_W1_IDX,
 		     strerror(errno));
 	w1_event_drain(ev_fd);
-	if (pbctl_qom_set_bool(QOM_PERIPH "p2", "present", 0))
-		FAIL("qom-set p2 present false: %s", pbctl_last_reply());
-	s14_unplugged = true;
+	if (pbctl_qom_set_bool(QOM_PERIPH "p2", "present", present))
+		FAIL("qom-set p2 present %s: %s", what, pbctl_last_reply());
+	s14_unplugged = !present;
 	t0 = now_ms();
-	if (!wait_slave(P2, false, evs, &nev, (int)ARRAY_SIZE(evs)))
-		FAIL("%s still attached %d ms after unplugging", P2->name,
-		     TTL_WAIT_MS);
-	ktap_print_msg("%s detached after %lld ms", P2->name, now_ms() - t0);
-	if (master_slave_count() != SL_COUNT - 1)
+	if (!wait_slave(P2, present, evs, &nev, (int)ARRAY_SIZE(evs)))
+		FAIL("%s %s %d ms after %s", P2->name,
+		     present ? "not attached" : "still attached", TTL_WAIT_MS,
+		     present ? "plugging" : "unplugging");
+	ktap_print_msg("%s %s after %lld ms", P2->name,
+		       present ? "attached" : "detached", now_ms() - t0);
+	if (master_slave_count() != want_count)
 		FAIL("w1_master_slave_count %ld, expected %d",
-		     master_slave_count(), SL_COUNT - 1);
-	if (check_one_event(evs, nev, W1_SLAVE_REMOVE, why, sizeof(why)))
+		     master_slave_count(), want_count);
+	if (check_one_event(evs, nev, present ? W1_SLAVE_ADD : W1_SLAVE_REMOVE,
+			    why, sizeof(why)))
 		FAIL("%s", why);
 	PASS();
 }
 
+static void s14_unplug(const char *name)
+{
+	s14_set_present(name, false);
+}
+
 static void s14_plug(const char *name)
 {
-	struct w1_event evs[16];
-	long long t0;
-	int nev = 0;
-	char why[400];
-
-	if (pbctl_open())
-		SKIP("%s", pbctl_unavailable_reason());
-	if (!s14_unplugged || ev_fd < 0)
-		FAIL("the unplug step did not run");
-	w1_event_drain(ev_fd);
-	if (pbctl_qom_set_bool(QOM_PERIPH "p2", "present", 1))
-		FAIL("qom-set p2 present true: %s", pbctl_last_reply());
-	s14_unplugged = false;
-	t0 = now_ms();
-	if (!wait_slave(P2, true, evs, &nev, (int)ARRAY_SIZE(evs)))
-		FAIL("%s not attached %d ms after plugging", P2->name,
-		     TTL_WAIT_MS);
-	ktap_print_msg("%s attached after %lld ms", P2->name, now_ms() - t0);
-	if (master_slave_count() != SL_COUNT)
-		FAIL("w1_master_slave_count %ld, expected %d",
-		     master_slave_count(), SL_COUNT);
-	if (check_one_event(evs, nev, W1_SLAVE_ADD, why, sizeof(why)))
-		FAIL("%s", why);
-	PASS();
+	s14_set_present(name, true);
 }
 
 /* ---- main ----------------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * w1req.h - building and sending w1 netlink requests (header-only), shared
- * by the w1 suite (w1_netlink.c) and the w1 benchmarks (w1_bench.c):
+ * w1req.h - building and sending w1 netlink requests and receiving the
+ * replies' datagrams (header-only), shared by the w1 suite (w1_netlink.c)
+ * and the w1 benchmarks (w1_bench.c):
  *
  *	struct w1_req r;
  *
@@ -12,7 +13,7 @@
  *
  * One netlink message carries one cn_msg whose payload is a list of
  * w1_netlink_msg, each followed by its w1_netlink_cmd list
- * (drivers/w1/w1_netlink.c).  Include w1util.h first.
+ * (drivers/w1/w1_netlink.c).  Include ktap.h and w1util.h first.
  */
 #ifndef PATCHBAY_W1REQ_H
 #define PATCHBAY_W1REQ_H
@@ -134,6 +135,35 @@ static inline int w1_req_send(struct w1_req *r, int fd, uint32_t seq,
 	n = sendto(fd, r->buf, nlh.nlmsg_len, 0, (struct sockaddr *)&sa,
 		   sizeof(sa));
 	return n == (ssize_t)nlh.nlmsg_len ? 0 : -1;
+}
+
+/*
+ * Receive one datagram on fd within timeout_ms: its length, 0 on timeout,
+ * -1 on error.  A datagram longer than len is logged and cut to len, so
+ * that the caller never looks past what it got.
+ */
+static inline ssize_t w1_nl_recv(int fd, uint8_t *buf, size_t len,
+				 int timeout_ms)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, timeout_ms);
+		ssize_t n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r;
+		n = recv(fd, buf, len, MSG_DONTWAIT | MSG_TRUNC);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n > (ssize_t)len) {
+			ktap_print_msg("netlink datagram of %zd bytes truncated to %zu",
+				       n, len);
+			n = (ssize_t)len;
+		}
+		return n;
+	}
 }
 
 #endif /* PATCHBAY_W1REQ_H */

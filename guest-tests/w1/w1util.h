@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * w1util.h - helpers shared by the w1 guest test programs (header-only):
- * the default 1-Wire topology, CRC8, sysfs access, the kernel log, and the
- * w1 netlink (connector) wire structs plus an event listener.
+ * the default 1-Wire topology, CRC8, the DS18B20 temperature register,
+ * sysfs access, the kernel log, and the w1 netlink (connector) wire structs
+ * plus an event listener.
  *
  * The w1 netlink structs are not UAPI (drivers/w1/w1_netlink.h), so they are
  * declared here and their sizes pinned with _Static_assert.
@@ -72,6 +73,31 @@ static inline uint8_t w1_crc8(const uint8_t *p, size_t n)
 		}
 	}
 	return crc;
+}
+
+/* Division rounding toward minus infinity (C's / truncates toward zero). */
+static inline long floor_div(long a, long b)
+{
+	long q = a / b;
+
+	return (a % b && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/*
+ * The DS18B20 register the w1 suites expect for a temperature in m°C at a
+ * resolution of 9..12 bits: 1/16 degC steps rounded down, clamped to
+ * -55..125 degC, the bits below the resolution cleared.
+ */
+static inline int ds18b20_reg(long mC, int bits)
+{
+	long reg = floor_div(mC * 16, 1000);
+
+	if (reg < -55 * 16)
+		reg = -55 * 16;
+	if (reg > 125 * 16)
+		reg = 125 * 16;
+	reg &= ~((1L << (12 - bits)) - 1);
+	return (int)reg;
 }
 
 /* Fill id[] (wire order with CRC) and name for a family/serial pair. */

@@ -237,31 +237,12 @@ struct xres {
 	char why[200];
 };
 
-/* Receive one datagram within timeout_ms: bytes, 0 on timeout, -1. */
-static ssize_t nl_recv(uint8_t *buf, size_t len, int timeout_ms)
-{
-	for (;;) {
-		struct pollfd p = { .fd = nl_fd, .events = POLLIN };
-		int r = poll(&p, 1, timeout_ms);
-		ssize_t n;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r;
-		n = recv(nl_fd, buf, len, MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		return n;
-	}
-}
-
 static void nl_drain(void)
 {
 	static uint8_t buf[65536];
 	ssize_t n;
 
-	while ((n = nl_recv(buf, sizeof(buf), 0)) > 0)
+	while ((n = w1_nl_recv(nl_fd, buf, sizeof(buf), 0)) > 0)
 		ktap_print_msg("dropped a late datagram of %zd bytes", n);
 }
 
@@ -355,7 +336,8 @@ static int exchange(struct w1_req *r, uint16_t flags, int want_status,
 		return -1;
 	for (;;) {
 		bool waiting = x->statuses < want_status;
-		ssize_t n = nl_recv(buf, sizeof(buf), waiting ? RX_TIMEOUT_MS : GRACE_MS);
+		ssize_t n = w1_nl_recv(nl_fd, buf, sizeof(buf),
+				       waiting ? RX_TIMEOUT_MS : GRACE_MS);
 
 		if (n < 0)
 			return -1;
