@@ -550,7 +550,7 @@ static void s4_temp(const char *name, long mC, long want_t)
 	t1_temp_restore();
 	if (err)
 		FAIL("%s", why);
-	if (r.t != want_t)	/* the table in docs section 3.5 */
+	if (r.t != want_t)	/* docs/devices/ds2490.md, simplification 3 */
 		FAIL("t=%ld, expected %ld", r.t, want_t);
 	PASS();
 }
@@ -563,6 +563,13 @@ static void s4_negative(const char *name)
 static void s4_truncation(const char *name)
 {
 	s4_temp(name, 25063, 25062);
+}
+
+/* 25.060 C is 400.96 sixteenths: the model rounds up to 401 (25.0625 C);
+ * rounding down would give 25.000 C. */
+static void s4_rounding(const char *name)
+{
+	s4_temp(name, 25060, 25062);
 }
 
 static int t1_attr_long(const char *attr, long *v)
@@ -1046,6 +1053,7 @@ static const struct {
 	{ "S3 DS18B20 ext_power reads 1 (external power)", s3_ext_power },
 	{ "S4 qom-set temperature -10125: t=-10125", s4_negative },
 	{ "S4 qom-set temperature 25063: t=25062 (kernel truncates)", s4_truncation },
+	{ "S4 qom-set temperature 25060: t=25062 (the model rounds to the nearest 1/16 C)", s4_rounding },
 	{ "S5 resolution 9: reads 9, conv_time 95, 9-bit value", s5_res9 },
 	{ "S5 9-bit reading of 21.3 degC is t=21000", s5_res9_value },
 	{ "S5 resolution 13 fails with EIO, device stays at 9 bit", s5_res13 },

@@ -85,12 +85,15 @@ static inline long floor_div(long a, long b)
 
 /*
  * The DS18B20 register the w1 suites expect for a temperature in m°C at a
- * resolution of 9..12 bits: 1/16 degC steps rounded down, clamped to
- * -55..125 degC, the bits below the resolution cleared.
+ * resolution of 9..12 bits: 1/16 degC steps, clamped to -55..125 degC, the
+ * bits below the resolution cleared.
  */
 static inline int ds18b20_reg(long mC, int bits)
 {
-	long reg = floor_div(mC * 16, 1000);
+	/* The model rounds to the nearest 1/16 C, ties away from zero
+	 * (docs/devices/ds2490.md, simplification 3); lower resolutions then
+	 * clear the undefined low bits. */
+	long reg = mC >= 0 ? (mC * 16 + 500) / 1000 : -((-mC * 16 + 500) / 1000);
 
 	if (reg < -55 * 16)
 		reg = -55 * 16;
