@@ -332,6 +332,26 @@ static int verdict(Run *r, KtapTest *root)
     return code;
 }
 
+/* Every skipped test with its reason ("kernel lacks CONFIG_X"): what a
+ * kernel that is not ours did not run, and why. */
+static void add_skips(JsonBuilder *b, KtapTest *t, const char *prefix)
+{
+    g_autofree char *path = *prefix ? g_strdup_printf("%s/%s", prefix, t->name)
+                                    : g_strdup(t->name);
+
+    if (t->result == KTAP_RESULT_SKIP && t->subtests->len == 0) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "test");
+        json_builder_add_string_value(b, path);
+        json_builder_set_member_name(b, "reason");
+        json_builder_add_string_value(b, t->reason ? t->reason : "");
+        json_builder_end_object(b);
+    }
+    for (guint i = 0; i < t->subtests->len; i++) {
+        add_skips(b, g_ptr_array_index(t->subtests, i), path);
+    }
+}
+
 static JsonNode *summary_json(Run *r, KtapTest *root, int code)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
@@ -386,6 +406,12 @@ static JsonNode *summary_json(Run *r, KtapTest *root, int code)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_builder_set_member_name(b, "skips");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < root->subtests->len; i++) {
+        add_skips(b, g_ptr_array_index(root->subtests, i), "");
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
     return json_builder_get_root(b);
 }
@@ -437,6 +463,9 @@ static void print_report(Run *r, KtapTest *root, int code)
         ktap_test_count(s, &pass, &fail, &skip, &none);
         printf("  %-20s %4u passed %4u failed %4u skipped%s\n", s->name, pass,
                fail + none, skip, none ? " (some never finished)" : "");
+        if (s->result == KTAP_RESULT_SKIP && s->subtests->len == 0) {
+            printf("  %-20s skipped: %s\n", "", s->reason ? s->reason : "");
+        }
     }
     for (guint i = 0; i < crashes->len; i++) {
         CrashReport *c = g_ptr_array_index(crashes, i);

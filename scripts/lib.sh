@@ -86,23 +86,66 @@ patch_targets() {
     done | sort -u
 }
 
-# linux_pristine SRCVER : extract Debian's linux-source-6.12 once (read-only,
-# shared by hard links) and print its folder
+# linux_source_version SERIES : the installed linux-source-SERIES version
+linux_source_version() {
+    dpkg-query -W -f '${Version}' "linux-source-$1" 2>/dev/null ||
+        die "linux-source-$1 is not installed (run scripts/deps)"
+}
+
+# linux_pristine PKG VERSION : extract Debian's PKG (linux-source-6.12,
+# linux-source-6.1) once, read-only, and print its folder; shared by hard
+# links (our queue's work trees) or used as a --kernel-tree
 linux_pristine() {
-    pristine=$CACHE/src/linux-$1
+    pristine=$CACHE/src/$1-$2
     if [ ! -f "$pristine/Makefile" ]; then
-        say "extracting linux-source-6.12 $1 (about a minute)"
+        say "extracting $1 $2 (about a minute)"
         tmp=$pristine.tmp.$$
         rm -rf "$tmp"
         mkdir -p "$tmp"
-        tar -xf /usr/src/linux-source-6.12.tar.xz -C "$tmp" ||
-            die "cannot extract /usr/src/linux-source-6.12.tar.xz"
-        mv "$tmp"/linux-source-6.12/* "$tmp"/linux-source-6.12/.[!.]* "$tmp"/ 2>/dev/null || true
-        rmdir "$tmp"/linux-source-6.12
+        tar -xf "/usr/src/$1.tar.xz" -C "$tmp" ||
+            die "cannot extract /usr/src/$1.tar.xz"
+        mv "$tmp/$1"/* "$tmp/$1"/.[!.]* "$tmp"/ 2>/dev/null || true
+        rmdir "$tmp/$1"
         chmod -R a-w "$tmp"   # shared by hard links: must never be written in place
         publish "$tmp" "$pristine"
     fi
     echo "$pristine"
+}
+
+# ---- a user's kernel tree (build-kernel --tree) ----
+
+# check_kernel_tree DIR : exit 2 with one line unless DIR is a Linux source
+# tree of 6.1 or later, with no in-tree build (kbuild builds out of tree
+# only from a clean source folder)
+check_kernel_tree() {
+    [ -d "$1" ] || die "--kernel-tree $1: no such folder"
+    [ -f "$1/Makefile" ] && [ -f "$1/Kconfig" ] && [ -d "$1/arch/arm64" ] ||
+        die "--kernel-tree $1: not a Linux source tree (no Makefile, Kconfig or arch/arm64)"
+    if [ -e "$1/.config" ] || [ -d "$1/include/config" ]; then
+        die "--kernel-tree $1 holds an in-tree build ($1/.config); patchbay builds out of tree and never writes into it: run 'make mrproper' there or use a clean tree"
+    fi
+    v=$(sed -n 's/^VERSION = //p' "$1/Makefile" | head -n 1)
+    p=$(sed -n 's/^PATCHLEVEL = //p' "$1/Makefile" | head -n 1)
+    [ -n "$v" ] && [ -n "$p" ] ||
+        die "--kernel-tree $1: no VERSION/PATCHLEVEL in its Makefile"
+    [ "$v" -gt 6 ] || { [ "$v" = 6 ] && [ "$p" -ge 1 ]; } ||
+        die "--kernel-tree $1 is Linux $v.$p; patchbay supports 6.1 and later"
+}
+
+# tree_fingerprint DIR : what make would see of DIR (every file's path, size
+# and mtime; .git left out), as one line; about a second for a kernel tree
+tree_fingerprint() {
+    (cd "$1" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' |
+        LC_ALL=C sort | sha256sum | cut -c1-16)
+}
+
+# patch_commit PATCH : " (commit SHA12 \"SUBJECT\")" for a git format-patch
+# file, nothing for a hand-written patch
+patch_commit() {
+    sha=$(sed -n '1s/^From \([0-9a-f]\{40\}\) .*/\1/p' "$1")
+    [ -n "$sha" ] || return 0
+    subj=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$1" | head -n 1)
+    printf ' (commit %.12s "%s")' "$sha" "$subj"
 }
 
 # apply_patches STAGE SRCVER PATCH... : apply in order with no fuzz to STAGE
@@ -118,7 +161,7 @@ apply_patches() {
                 printf -- '--- rejected hunk(s) in %s:\n' "${rej#"$stage"/}" >&2
                 cat "$rej" >&2
             done
-            die "kernel patch $name does not apply to linux-source-6.12 $srcver"
+            die "kernel patch $name$(patch_commit "$p") does not apply to linux-source-6.12 $srcver"
         fi
         case $out in *fuzz*|*offset*) say "$name: $out" ;; esac
     done
