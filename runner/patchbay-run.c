@@ -46,7 +46,7 @@ typedef struct {
     KtapParser *parser;
     CrashScanner *scanner;
     Watchdog watchdog;
-    gint64 start_us, first_ktap_us, first_crash_us, end_us;
+    gint64 start_us, first_ktap_us, first_crash_us, first_fatal_us, end_us;
     gboolean saw_ktap, qemu_exited, killed, console_eof;
     int qemu_status;
     GString *qemu_stderr;
@@ -99,6 +99,9 @@ static void on_line(Run *r, const char *line)
                                            reports_before);
         if (!r->first_crash_us) {
             r->first_crash_us = t;
+        }
+        if (!r->first_fatal_us && crash_kind_is_fatal(c->kind)) {
+            r->first_fatal_us = t;
         }
         g_printerr("patchbay: kernel %s during %s\n", c->kind, c->test);
     }
@@ -173,10 +176,12 @@ static gboolean on_tick(gpointer data)
         g_printerr("patchbay: hang: %s during %s; stopping QEMU\n", why,
                    running ? running : "(boot)");
         stop_qemu(r);
-    } else if (r->first_crash_us &&
-               t - r->first_crash_us > r->crash_grace_s * G_USEC_PER_SEC) {
-        /* panic=-1 normally ends QEMU; a WARN or a lockup may not. */
-        g_printerr("patchbay: stopping QEMU %d s after the first crash report\n",
+    } else if (r->first_fatal_us &&
+               t - r->first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
+        /* panic=-1 normally ends QEMU; a lockup or a hung task may not. A
+         * WARN or a KASAN report does not stop the run: the kernel goes
+         * on, and so do the tests (the run fails all the same). */
+        g_printerr("patchbay: stopping QEMU %d s after the first fatal crash report\n",
                    r->crash_grace_s);
         stop_qemu(r);
     }
@@ -400,7 +405,8 @@ static JsonNode *summary_json(Run *r, KtapTest *root, int code)
         json_builder_set_member_name(b, "kind");
         json_builder_add_string_value(b, c->kind);
         json_builder_set_member_name(b, "test");
-        json_builder_add_string_value(b, c->test);
+        g_autofree char *test = ktap_resolve_path(root, c->test);
+        json_builder_add_string_value(b, test);
         json_builder_set_member_name(b, "excerpt");
         json_builder_add_string_value(b, c->excerpt);
         json_builder_end_object(b);
@@ -471,7 +477,9 @@ static void print_report(Run *r, KtapTest *root, int code)
         CrashReport *c = g_ptr_array_index(crashes, i);
         g_auto(GStrv) lines = g_strsplit(c->excerpt, "\n", 4);
 
-        printf("  crash: %s during %s\n", c->kind, c->test);
+        g_autofree char *test = ktap_resolve_path(root, c->test);
+
+        printf("  crash: %s during %s\n", c->kind, test);
         for (guint j = 0; lines[j] && j < 3; j++) {
             printf("    | %s\n", lines[j]);
         }

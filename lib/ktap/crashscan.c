@@ -48,6 +48,18 @@ static const Trigger triggers[] = {
     { "INFO: rcu_", "stall", "rcu-stall", FALSE },
 };
 
+gboolean
+crash_kind_is_fatal(const char *kind)
+{
+    static const char *const survivable[] = { "warn", "kasan", "ubsan" };
+
+    for (guint i = 0; i < G_N_ELEMENTS(survivable); i++) {
+        if (g_strcmp0(kind, survivable[i]) == 0)
+            return FALSE;
+    }
+    return TRUE;
+}
+
 typedef struct {
     CrashReport *report;
     GString *text;

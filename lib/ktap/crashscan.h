@@ -27,6 +27,11 @@ void crash_scanner_feed(CrashScanner *s, const char *line, const char *running_t
    output for 120 s") followed by the last 20 console lines seen */
 void crash_scanner_add_hang(CrashScanner *s, const char *running_test, const char *why);
 
+/* TRUE for the kinds after which the kernel may not run on (panic, oops,
+ * BUG, lockups, hangs); FALSE for a WARN, a KASAN or UBSAN report, after
+ * which the kernel goes on and the remaining tests still tell something */
+gboolean crash_kind_is_fatal(const char *kind);
+
 /* CrashReport *, owned by the scanner; the last report may still grow while lines are fed */
 GPtrArray *crash_scanner_reports(CrashScanner *s);
 

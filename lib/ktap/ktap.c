@@ -656,6 +656,51 @@ ktap_parser_running(KtapParser *p)
     return g_string_free(path, FALSE);
 }
 
+/* the test below t whose slash-joined path from the root's children is path */
+static const KtapTest *
+find_by_path(const KtapTest *t, const char *prefix, const char *path)
+{
+    for (guint i = 0; i < t->subtests->len; i++) {
+        const KtapTest *c = g_ptr_array_index(t->subtests, i);
+        g_autofree char *cpath = *prefix ? g_strdup_printf("%s/%s", prefix, c->name)
+                                         : g_strdup(c->name);
+        const KtapTest *found;
+
+        if (strcmp(cpath, path) == 0)
+            return c;
+        /* names may hold '/', so only a whole-component prefix can lead there */
+        if (g_str_has_prefix(path, cpath) && path[strlen(cpath)] == '/' &&
+            (found = find_by_path(c, cpath, path)) != NULL)
+            return found;
+    }
+    return NULL;
+}
+
+char *
+ktap_resolve_path(const KtapTest *root, const char *path)
+{
+    const char *last = path ? strrchr(path, '/') : NULL;
+    const char *num = last ? last + 1 : path;
+    g_autofree char *parent_path = NULL;
+    const KtapTest *parent;
+    char *end;
+    long n;
+
+    if (path == NULL || num[0] != '#')
+        return g_strdup(path);
+    n = strtol(num + 1, &end, 10);
+    if (*end != '\0' || n <= 0)
+        return g_strdup(path);
+    parent_path = last ? g_strndup(path, last - path) : g_strdup("");
+    parent = *parent_path ? find_by_path(root, "", parent_path) : root;
+    if (parent == NULL || (guint) n > parent->subtests->len)
+        return g_strdup(path);
+    const KtapTest *t = g_ptr_array_index(parent->subtests, n - 1);
+    if (t->number != n || t->name[0] == '#')
+        return g_strdup(path);
+    return *parent_path ? g_strdup_printf("%s/%s", parent_path, t->name) : g_strdup(t->name);
+}
+
 static void
 add_missing_tests(KtapTest *t, gint64 now_us)
 {

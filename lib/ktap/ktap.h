@@ -53,6 +53,12 @@ KtapTest *ktap_parser_root(KtapParser *p);
    KTAP, and again once the top-level plan is complete. g_free the result. */
 char *ktap_parser_running(KtapParser *p);
 
+/* A path from ktap_parser_running() whose innermost level was "#N" when it
+   was taken, with that level's name as the tree now knows it ("msm/msm_ioctl/#317"
+   -> "msm/msm_ioctl/SUBMIT nr_bos ..."); a copy of path when there is nothing to
+   resolve or the test never got a name. g_free the result. */
+char *ktap_resolve_path(const KtapTest *root, const char *path);
+
 /* TRUE once any KTAP line (version header or plan) has been seen */
 gboolean ktap_parser_started(KtapParser *p);
 

@@ -440,11 +440,26 @@ test_excerpt_cap(void)
     g_assert_cmpstr(last_line(r->excerpt), ==, "[    1.000039]  frame_38+0x10/0x20");
 }
 
+/* The runner stops QEMU after a fatal report only: a kernel that WARNed
+ * runs the remaining tests. */
+static void
+test_fatal_kinds(void)
+{
+    const char *fatal[] = { "panic", "oops", "bug", "lockup", "hung-task", "rcu-stall", "hang" };
+    const char *survivable[] = { "warn", "kasan", "ubsan" };
+
+    for (guint i = 0; i < G_N_ELEMENTS(fatal); i++)
+        g_assert_true(crash_kind_is_fatal(fatal[i]));
+    for (guint i = 0; i < G_N_ELEMENTS(survivable); i++)
+        g_assert_false(crash_kind_is_fatal(survivable[i]));
+}
+
 int
 main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
+    g_test_add_func("/crashscan/fatal-kinds", test_fatal_kinds);
     g_test_add_func("/crashscan/panic-attribution", test_panic_attribution);
     g_test_add_func("/crashscan/oops-then-panic", test_oops_then_panic);
     g_test_add_func("/crashscan/warn-cut-here", test_warn_cut_here);

@@ -224,6 +224,37 @@ test_kernel_lines_ignored(void)
     g_assert_cmpstr(tree_b, ==, nested_expected);
 }
 
+/* A crash report taken while "#N" was running is named after the test once
+   its result line arrived; names may contain '/'. */
+static void
+test_resolve_path(void)
+{
+    static const char *const log[] = {
+        "KTAP version 1", "1..1",
+        "  KTAP version 1", "  # Subtest: msm", "  1..1",
+        "    KTAP version 1", "    # Subtest: msm_ioctl", "    1..3",
+        "    ok 1 a/b round trip", "    ok 2 SUBMIT nr_bos 0xffffffff rejected",
+        NULL,
+    };
+    g_autoptr(KtapParser) parser = parse_lines(log, TRUE);
+    const KtapTest *root = ktap_parser_root(parser);
+    static const char *const cases[][2] = {
+        { "msm/msm_ioctl/#2", "msm/msm_ioctl/SUBMIT nr_bos 0xffffffff rejected" },
+        { "msm/msm_ioctl/#1", "msm/msm_ioctl/a/b round trip" },
+        { "msm/msm_ioctl/#3", "msm/msm_ioctl/#3" },          /* never reported */
+        { "msm/msm_ioctl/#9", "msm/msm_ioctl/#9" },          /* beyond the plan */
+        { "msm/msm_ioctl/a/b round trip", "msm/msm_ioctl/a/b round trip" },
+        { "#1", "msm" },
+        { "nosuch/#1", "nosuch/#1" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *got = ktap_resolve_path(root, cases[i][0]);
+        g_assert_cmpstr(got, ==, cases[i][1]);
+    }
+    g_assert_null(ktap_resolve_path(root, NULL));
+}
+
 static void
 test_running_path(void)
 {
@@ -585,6 +616,7 @@ main(int argc, char **argv)
     g_test_add_func("/ktap/nested", test_nested);
     g_test_add_func("/ktap/kernel-lines-ignored", test_kernel_lines_ignored);
     g_test_add_func("/ktap/running-path", test_running_path);
+    g_test_add_func("/ktap/resolve-path", test_resolve_path);
     g_test_add_func("/ktap/truncated", test_truncated);
     g_test_add_func("/ktap/missing-plan", test_missing_plan);
     g_test_add_func("/ktap/crlf", test_crlf);
