@@ -13,6 +13,12 @@
  *                         overrides it per suite)
  *   patchbay.shell=1      start an interactive shell instead of the suites
  *
+ * The kernel's configuration is made available to the tests as
+ * KCONFIG_PATH (common/kconfig.h): from /proc/config.gz when the kernel has
+ * it, else the copy the host put into the initramfs, else it is unknown.  A
+ * suite whose /suites/NAME/requires lists an option the kernel lacks is
+ * reported "ok N NAME # SKIP kernel lacks CONFIG_X (not set)" and not run.
+ *
  * Output (two spaces of indentation per level, as KTAP nests):
  *   KTAP version 1
  *   1..<suites>
@@ -41,10 +47,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kconfig.h"
+
 #define SUITES_DIR "/suites"
 #define MAX_SUITES 64
 #define MAX_EXECUTABLES 256
 #define KSFT_SKIP 4  /* kselftest's exit code for "skipped" */
+#define REQUIRES_MAX 8192  /* bytes of a suite's requires file we read */
 
 static char cmdline[4096];
 static int default_timeout_s = 300;
@@ -288,9 +297,42 @@ static int run_executable(const char *dir, const char *name, int number,
     return 0;
 }
 
+/*
+ * Why the kernel cannot run the suite in dir, from its requires file (one
+ * option a line, "#" comments), or NULL: no file, every option built in, or
+ * the configuration unknown.
+ */
+static const char *suite_lacks(const char *dir)
+{
+    char path[512], buf[REQUIRES_MAX + 1];
+    ssize_t n, used = 0;
+    int fd;
+
+    snprintf(path, sizeof(path), "%s/requires", dir);
+    fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        return NULL;
+    }
+    while (used < REQUIRES_MAX &&
+           (n = read(fd, buf + used, REQUIRES_MAX - used)) > 0) {
+        used += n;
+    }
+    close(fd);
+    buf[used] = '\0';
+    /* comments out; kconfig_lacks() takes blank-separated options */
+    for (char *c = buf; (c = strchr(c, '#')) != NULL;) {
+        size_t len = strcspn(c, "\n");
+
+        memset(c, ' ', len);
+        c += len;
+    }
+    return kconfig_lacks(buf);
+}
+
 static int run_suite(const char *suite, int number)
 {
     char dir[256], *names[MAX_EXECUTABLES];
+    const char *lacks;
     int n, failed = 0, timeout_s;
     double start = uptime_s();
 
@@ -299,6 +341,16 @@ static int run_suite(const char *suite, int number)
     if (n <= 0) {
         say("not ok %d %s # no such suite in the initramfs\n", number, suite);
         return 1;
+    }
+    /* A kernel without an option the suite needs cannot run it: a skip
+     * naming the options, not a failure (docs/your-kernel.md). */
+    lacks = suite_lacks(dir);
+    if (lacks) {
+        say("ok %d %s # SKIP %s\n", number, suite, lacks);
+        for (int i = 0; i < n; i++) {
+            free(names[i]);
+        }
+        return 0;
     }
     timeout_s = suite_timeout(dir);
     say("  KTAP version 1\n  # Subtest: %s\n  1..%d\n", suite, n);
@@ -309,6 +361,97 @@ static int run_suite(const char *suite, int number)
     say("%s %d %s # %d of %d failed, %.2f s\n", failed ? "not ok" : "ok",
         number, suite, failed, n, uptime_s() - start);
     return failed;
+}
+
+/*
+ * Decompress /proc/config.gz into KCONFIG_PATH with busybox zcat (through a
+ * temporary file, so that a failure leaves the host's copy alone).  0 on
+ * success, else -1 with why.
+ */
+static int unpack_proc_config(char *why, size_t len)
+{
+    static const char tmp[] = KCONFIG_PATH ".tmp";
+    char *argv[] = { "/bin/busybox", "zcat", "/proc/config.gz", NULL };
+    struct stat st;
+    int status = -1;
+    pid_t pid;
+
+    pid = fork();
+    if (pid == 0) {
+        int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int null = open("/dev/null", O_WRONLY);
+
+        if (out < 0) {
+            _exit(126);
+        }
+        dup2(out, STDOUT_FILENO);
+        if (null >= 0) {
+            dup2(null, STDERR_FILENO);  /* we report the failure ourselves */
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (pid < 0) {
+        snprintf(why, len, "fork: %s", strerror(errno));
+    } else if (WIFSIGNALED(status)) {
+        snprintf(why, len, "%s zcat killed by signal %d", argv[0],
+                 WTERMSIG(status));
+    } else if (WEXITSTATUS(status) != 0) {
+        snprintf(why, len, "%s zcat failed with exit code %d", argv[0],
+                 WEXITSTATUS(status));
+    } else if (stat(tmp, &st) < 0 || st.st_size == 0) {
+        snprintf(why, len, "%s zcat wrote nothing", argv[0]);
+    } else if (rename(tmp, KCONFIG_PATH) < 0) {
+        snprintf(why, len, "rename to %s: %s", KCONFIG_PATH, strerror(errno));
+    } else {
+        return 0;
+    }
+    unlink(tmp);
+    return -1;
+}
+
+/*
+ * Make the kernel's configuration available as KCONFIG_PATH; the diagnostic
+ * lines saying where it came from go into diag (printed inside the KTAP
+ * document, which has not started yet).
+ */
+static void setup_kernel_config(char *diag, size_t len)
+{
+    char why[256] = "";
+    size_t used = 0;
+
+    mkdir("/etc", 0755);
+    mkdir("/etc/patchbay", 0755);
+    /* The running kernel's own configuration is the truth: it wins over
+     * what the host supplied. */
+    if (access("/proc/config.gz", F_OK) == 0) {
+        if (unpack_proc_config(why, sizeof(why)) == 0 && kconfig_known()) {
+            snprintf(diag, len, "# patchbay init: kernel configuration from "
+                     "/proc/config.gz\n");
+            return;
+        }
+        if (why[0]) {
+            used = snprintf(diag, len, "# patchbay init: /proc/config.gz "
+                            "unusable: %s\n", why);
+            used = used < len ? used : len - 1;
+        }
+    }
+    if (kconfig_known()) {
+        snprintf(diag + used, len - used, "# patchbay init: kernel "
+                 "configuration from the host (%s in the initramfs)\n",
+                 KCONFIG_PATH);
+    } else if (access(KCONFIG_PATH, F_OK) == 0) {
+        snprintf(diag + used, len - used, "# patchbay init: kernel "
+                 "configuration unknown (%s unreadable or over %d bytes); no "
+                 "suite or case is skipped for its options\n", KCONFIG_PATH,
+                 KCONFIG_MAX_BYTES);
+    } else {
+        snprintf(diag + used, len - used, "# patchbay init: kernel "
+                 "configuration unknown (no /proc/config.gz, no .config from "
+                 "the host); no suite or case is skipped for its options\n");
+    }
 }
 
 /* Run a command to completion, output to the console. */
@@ -383,7 +526,7 @@ static void run_shell(void)
 
 int main(void)
 {
-    char buf[1024], *suites[MAX_SUITES], *save = NULL, *s;
+    char buf[1024], *suites[MAX_SUITES], *save = NULL, *s, kdiag[512];
     int nsuites = 0, failed = 0;
     struct utsname uts;
 
@@ -396,6 +539,8 @@ int main(void)
     setenv("HOME", "/root", 1);
     read_cmdline();
     uname(&uts);
+    /* Before the shell too: tests started by hand read it as well. */
+    setup_kernel_config(kdiag, sizeof(kdiag));
 
     if (cmdline_get("patchbay.timeout", buf, sizeof(buf))) {
         default_timeout_s = atoi(buf);
@@ -420,6 +565,7 @@ int main(void)
     say("KTAP version 1\n");
     say("# patchbay init: Linux %s %s, /init started %.2f s after boot\n",
         uts.release, uts.version, uptime_s());
+    say("%s", kdiag);
     say("1..%d\n", nsuites);
     for (int i = 0; i < nsuites; i++) {
         failed += run_suite(suites[i], i + 1) != 0;

@@ -20,6 +20,10 @@
  * (recover_worker, hangcheck_handler), adreno/adreno_gpu.c (get/set_param),
  * adreno/a2xx_gpu.c (a2xx_submit), drm_ioctl.c, drm_gem.c, drm_syncobj.c.
  *
+ * Older kernels (6.1: msm 1.9.0) have less uapi: msm_feats[] says which
+ * driver version brought what, and the cases adapt to the running driver
+ * (see "what the running driver offers" below).
+ *
  * Run as root (SYSPROF and the debugfs knobs need it; the cases that need a
  * capability to be absent drop it in a child).  If no msm render node shows
  * up within 5 s, every case fails with that reason.
@@ -42,10 +46,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
 #include <linux/sync_file.h>
 
+#include "kconfig.h"
 #include "ktap.h"
 #include "msm_common.h"
 
@@ -171,6 +177,172 @@ static const char *ename(int e)
 	FAIL("%s: got %s, expected %s", (what), ename(-r_), ename(e)); } while (0)
 #define EXPECTG(r, e, what) do { int r_ = (r); if (r_ != -(e)) \
 	FAILG("%s: got %s, expected %s", (what), ename(-r_), ename(e)); } while (0)
+
+/* ---- what the running driver offers ---------------------------------------- */
+
+/*
+ * The msm uapi grew between the kernels patchbay boots: 6.1 has msm 1.9.0,
+ * 6.12 has 1.12.0 (msm_drv.c's header lists what each minor version added).
+ * One row per difference the suite meets.  A case of an interface the
+ * running driver lacks skips, naming the version; a flag bit it lacks is an
+ * unknown bit there and must be rejected with EINVAL like any other, so the
+ * per-bit loops take the driver's masks (prep_flags() etc.) from here.
+ */
+enum feat {
+	F_ALWAYS,		/* in every kernel the suite supports */
+	F_INFO_GET_FLAGS,
+	F_SUBMIT_BO_NO_IMPLICIT,
+	F_PREP_BOOST,
+	F_WAIT_FENCE_BOOST,
+	F_INFO_METADATA,
+	F_GET_NAME_ETOOSMALL,
+	F_PARAM_HIGHEST_BANK_BIT,
+	F_PARAM_RAYTRACING,
+	F_PARAM_UBWC_SWIZZLE,
+	F_PARAM_MACROTILE_MODE,
+	F_COUNT
+};
+
+#define KREL(maj, min)		((maj) * 1000u + (min))
+#define MSM_MINOR_OLDEST	9	/* Linux 6.1 */
+#define MSM_MINOR_NEWEST	12	/* Linux 6.12: the newest msm_feats[] knows */
+
+static const struct {
+	const char *what;
+	unsigned minor;		/* msm 1.<minor> brought it */
+	unsigned krel;		/* came without a bump: KREL() of a kernel with it */
+	bool krel_first;	/* krel is the release that added it */
+} msm_feats[F_COUNT] = {
+	[F_ALWAYS] = { "", 0, 0, false },
+	/* the drm/msm pull for 6.2, no bump: 1.9 of 6.1 has no GET_FLAGS */
+	[F_INFO_GET_FLAGS] = { "MSM_INFO_GET_FLAGS", 9, KREL(6, 2), true },
+	[F_SUBMIT_BO_NO_IMPLICIT] = { "MSM_SUBMIT_BO_NO_IMPLICIT", 10, 0, false },
+	[F_PREP_BOOST] = { "MSM_PREP_BOOST", 11, 0, false },
+	/* before 1.11 the field was "pad" and had to be 0 */
+	[F_WAIT_FENCE_BOOST] = { "MSM_WAIT_FENCE_BOOST", 11, 0, false },
+	[F_INFO_METADATA] = { "MSM_INFO_SET_METADATA/GET_METADATA", 12, 0, false },
+	/* the metadata commit turned GET_NAME's "too small" EINVAL into this */
+	[F_GET_NAME_ETOOSMALL] = { "ETOOSMALL for a too small GET_NAME buffer", 12, 0, false },
+	/*
+	 * Added after the 1.12.0 bump with none of their own: 1.9 (6.1) has
+	 * none, 1.12 of 6.12 has all four; a 1.12 kernel older than 6.12 may
+	 * lack some, so there an EINVAL counts as absent (FEAT_MAYBE).
+	 */
+	[F_PARAM_HIGHEST_BANK_BIT] = { "MSM_PARAM_HIGHEST_BANK_BIT", 12, KREL(6, 12), false },
+	[F_PARAM_RAYTRACING] = { "MSM_PARAM_RAYTRACING", 12, KREL(6, 12), false },
+	[F_PARAM_UBWC_SWIZZLE] = { "MSM_PARAM_UBWC_SWIZZLE", 12, KREL(6, 12), false },
+	[F_PARAM_MACROTILE_MODE] = { "MSM_PARAM_MACROTILE_MODE", 12, KREL(6, 12), false },
+};
+
+/* The msm version MSM_VERSION_* of a release, where the two are pinned. */
+static const struct { unsigned krel; int minor; } msm_release_minor[] = {
+	{ KREL(6, 1), 9 },
+	{ KREL(6, 12), 12 },
+};
+
+/* Read once in main(), before the cases are registered. */
+static struct {
+	bool known;		/* false: no version, cases assume the newest */
+	int major, minor, patch;
+	unsigned krel;		/* KREL() of uname's release, 0 if unknown */
+	char release[65];
+} g_drv;
+
+enum feat_state { FEAT_NO, FEAT_MAYBE, FEAT_YES };
+
+static enum feat_state feat_state(enum feat f)
+{
+	unsigned minor = g_drv.known ? (unsigned)g_drv.minor : MSM_MINOR_NEWEST;
+
+	if (minor < msm_feats[f].minor)
+		return FEAT_NO;
+	/* a later bump came after it; otherwise the release decides */
+	if (!msm_feats[f].krel || minor > msm_feats[f].minor ||
+	    g_drv.krel >= msm_feats[f].krel)
+		return FEAT_YES;
+	return msm_feats[f].krel_first ? FEAT_NO : FEAT_MAYBE;
+}
+
+static bool feat_have(enum feat f)
+{
+	return feat_state(f) == FEAT_YES;
+}
+
+/* NULL when the driver (may) have f, else why not, in a static buffer. */
+static const char *feat_lacks(enum feat f)
+{
+	static char buf[200];
+
+	if (feat_state(f) != FEAT_NO)
+		return NULL;
+	if (g_drv.minor >= (int)msm_feats[f].minor)	/* krel_first decided */
+		snprintf(buf, sizeof(buf),
+			 "%s needs Linux %u.%u (it came without a version bump), the kernel is %s with msm %d.%d",
+			 msm_feats[f].what, msm_feats[f].krel / 1000,
+			 msm_feats[f].krel % 1000, g_drv.release, g_drv.major,
+			 g_drv.minor);
+	else
+		snprintf(buf, sizeof(buf), "%s needs msm 1.%u, the kernel's driver is %d.%d",
+			 msm_feats[f].what, msm_feats[f].minor, g_drv.major,
+			 g_drv.minor);
+	return buf;
+}
+
+/* For case names: "msm 1.12", or "Linux 6.2" for a feature the version cannot tell. */
+static const char *feat_since(enum feat f)
+{
+	static char buf[32];
+
+	if (msm_feats[f].krel && g_drv.minor >= (int)msm_feats[f].minor)
+		snprintf(buf, sizeof(buf), "Linux %u.%u", msm_feats[f].krel / 1000,
+			 msm_feats[f].krel % 1000);
+	else
+		snprintf(buf, sizeof(buf), "msm 1.%u", msm_feats[f].minor);
+	return buf;
+}
+
+#define NEED_FEAT(f) do { const char *l_ = feat_lacks(f); \
+	if (l_) SKIP("%s", l_); } while (0)
+
+/* The driver's MSM_PREP_FLAGS, MSM_WAIT_FENCE_FLAGS, MSM_SUBMIT_BO_FLAGS. */
+static uint32_t prep_flags(void)
+{
+	return MSM_PREP_READ | MSM_PREP_WRITE | MSM_PREP_NOSYNC |
+	       (feat_have(F_PREP_BOOST) ? MSM_PREP_BOOST : 0);
+}
+
+static uint32_t wait_fence_flags(void)
+{
+	return feat_have(F_WAIT_FENCE_BOOST) ? MSM_WAIT_FENCE_BOOST : 0;
+}
+
+static uint32_t submit_bo_flags(void)
+{
+	return MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_WRITE | MSM_SUBMIT_BO_DUMP |
+	       (feat_have(F_SUBMIT_BO_NO_IMPLICIT) ? MSM_SUBMIT_BO_NO_IMPLICIT : 0);
+}
+
+/* g_drv from uname and DRM_IOCTL_VERSION of fd. */
+static void driver_version_init(int fd)
+{
+	struct drm_version v;
+	struct utsname u;
+	unsigned a, b;
+	char name[32];
+
+	if (uname(&u) == 0) {
+		snprintf(g_drv.release, sizeof(g_drv.release), "%s", u.release);
+		if (sscanf(u.release, "%u.%u", &a, &b) == 2)
+			g_drv.krel = KREL(a, b);
+	}
+	if (drm_driver_name(fd, name, sizeof(name), &v) == 0) {
+		g_drv.major = v.version_major;
+		g_drv.minor = v.version_minor;
+		g_drv.patch = v.version_patchlevel;
+		/* another major would be another uapi: c_version fails it */
+		g_drv.known = v.version_major == 1;
+	}
+}
 
 /* ---- global state ---------------------------------------------------------- */
 
@@ -554,10 +726,19 @@ static int c_version(unsigned long arg, char *why)
 	EXPECT(r, 0, "DRM_IOCTL_VERSION");
 	if (strcmp(name, "msm") || v.name_len != 3)
 		FAIL("name \"%s\" (len %zu), expected \"msm\" (3)", name, v.name_len);
-	if (v.version_major != 1 || v.version_minor != 12 ||
-	    v.version_patchlevel != 0)
-		FAIL("version %d.%d.%d, expected 1.12.0 (MSM_VERSION_* in 6.12)",
-		     v.version_major, v.version_minor, v.version_patchlevel);
+	if (v.version_major != 1 || v.version_minor < MSM_MINOR_OLDEST ||
+	    v.version_minor > MSM_MINOR_NEWEST || v.version_patchlevel != 0)
+		FAIL("version %d.%d.%d, expected 1.%d.0 .. 1.%d.0 (6.1 .. 6.12): msm_feats[] knows no other",
+		     v.version_major, v.version_minor, v.version_patchlevel,
+		     MSM_MINOR_OLDEST, MSM_MINOR_NEWEST);
+	if (v.version_major != g_drv.major || v.version_minor != g_drv.minor)
+		FAIL("version %d.%d, but %d.%d at start", v.version_major,
+		     v.version_minor, g_drv.major, g_drv.minor);
+	for (unsigned i = 0; i < ARRAY_SIZE(msm_release_minor); i++)
+		if (g_drv.krel == msm_release_minor[i].krel &&
+		    v.version_minor != msm_release_minor[i].minor)
+			FAIL("version 1.%d on Linux %s, expected 1.%d (MSM_VERSION_* of that release)",
+			     v.version_minor, g_drv.release, msm_release_minor[i].minor);
 	return 0;
 }
 
@@ -621,28 +802,46 @@ static const struct {
 	const char *what;
 	uint32_t param;
 	uint64_t value;
+	enum feat feat;
 } get_param_pos[] = {
-	{ "GPU_ID is 200", MSM_PARAM_GPU_ID, A200_GPU_ID },
-	{ "CHIP_ID is 0x02000000", MSM_PARAM_CHIP_ID, A200_CHIP_ID },
-	{ "GMEM_SIZE is 256 KiB", MSM_PARAM_GMEM_SIZE, A200_GMEM },
-	{ "GMEM_BASE is 0x100000", MSM_PARAM_GMEM_BASE, A200_GMEM_BASE },
-	{ "MAX_FREQ is 200 MHz", MSM_PARAM_MAX_FREQ, A200_MAX_FREQ },
-	{ "PRIORITIES is 3", MSM_PARAM_PRIORITIES, A200_PRIORITIES },
-	{ "PP_PGTABLE is 0", MSM_PARAM_PP_PGTABLE, 0 },
-	{ "HIGHEST_BANK_BIT is 0", MSM_PARAM_HIGHEST_BANK_BIT, 0 },
-	{ "RAYTRACING is 0", MSM_PARAM_RAYTRACING, 0 },
-	{ "UBWC_SWIZZLE is 0", MSM_PARAM_UBWC_SWIZZLE, 0 },
-	{ "MACROTILE_MODE is 0", MSM_PARAM_MACROTILE_MODE, 0 },
+	{ "GPU_ID is 200", MSM_PARAM_GPU_ID, A200_GPU_ID, F_ALWAYS },
+	{ "CHIP_ID is 0x02000000", MSM_PARAM_CHIP_ID, A200_CHIP_ID, F_ALWAYS },
+	{ "GMEM_SIZE is 256 KiB", MSM_PARAM_GMEM_SIZE, A200_GMEM, F_ALWAYS },
+	{ "GMEM_BASE is 0x100000", MSM_PARAM_GMEM_BASE, A200_GMEM_BASE, F_ALWAYS },
+	{ "MAX_FREQ is 200 MHz", MSM_PARAM_MAX_FREQ, A200_MAX_FREQ, F_ALWAYS },
+	{ "PRIORITIES is 3", MSM_PARAM_PRIORITIES, A200_PRIORITIES, F_ALWAYS },
+	{ "PP_PGTABLE is 0", MSM_PARAM_PP_PGTABLE, 0, F_ALWAYS },
+	{ "HIGHEST_BANK_BIT is 0", MSM_PARAM_HIGHEST_BANK_BIT, 0, F_PARAM_HIGHEST_BANK_BIT },
+	{ "RAYTRACING is 0", MSM_PARAM_RAYTRACING, 0, F_PARAM_RAYTRACING },
+	{ "UBWC_SWIZZLE is 0", MSM_PARAM_UBWC_SWIZZLE, 0, F_PARAM_UBWC_SWIZZLE },
+	{ "MACROTILE_MODE is 0", MSM_PARAM_MACROTILE_MODE, 0, F_PARAM_MACROTILE_MODE },
 };
 
 static int c_get_param_pos(unsigned long i, char *why)
 {
+	enum feat f = get_param_pos[i].feat;
 	uint64_t v = 0xdeadbeefdeadbeefULL;
+	int r;
 
-	EXPECT(get_param(g_fd, get_param_pos[i].param, &v), 0, "GET_PARAM");
+	NEED_FEAT(f);
+	r = get_param(g_fd, get_param_pos[i].param, &v);
+	if (r == -EINVAL && feat_state(f) == FEAT_MAYBE)
+		SKIP("%s: EINVAL, absent: it came after msm 1.%u without a version bump, Linux %u.%u has it, this is %s",
+		     msm_feats[f].what, msm_feats[f].minor, msm_feats[f].krel / 1000,
+		     msm_feats[f].krel % 1000, g_drv.release);
+	EXPECT(r, 0, "GET_PARAM");
 	if (v != get_param_pos[i].value)
 		FAIL("value 0x%llx, expected 0x%llx", (unsigned long long)v,
 		     (unsigned long long)get_param_pos[i].value);
+	return 0;
+}
+
+/* a param a newer driver added is an unknown one here */
+static int c_get_param_unknown(unsigned long param, char *why)
+{
+	uint64_t v = 0;
+
+	EXPECT(get_param(g_fd, (uint32_t)param, &v), EINVAL, "GET_PARAM");
 	return 0;
 }
 
@@ -818,7 +1017,9 @@ static int c_gem_new_good(unsigned long i, char *why)
 	EXPECT(gem_new(g_fd, 4096, gem_new_good[i], &h), 0, "GEM_NEW");
 	if (h == 0)
 		FAIL("handle 0");
-	if (gem_info(g_fd, h, MSM_INFO_GET_FLAGS, &flags) || flags != gem_new_good[i]) {
+	/* without GET_FLAGS the case is named "accepted" only */
+	if (feat_have(F_INFO_GET_FLAGS) &&
+	    (gem_info(g_fd, h, MSM_INFO_GET_FLAGS, &flags) || flags != gem_new_good[i])) {
 		gem_close(g_fd, h);
 		FAIL("GET_FLAGS 0x%llx, expected 0x%x", (unsigned long long)flags,
 		     gem_new_good[i]);
@@ -899,25 +1100,25 @@ enum {
 	GI_GET_META_SMALL, GI_GET_META_BADPTR, GI_IOVA_NOSPC,
 };
 
-static const struct { int id; const char *name; } gem_info_neg[] = {
-	{ GI_PAD, "GEM_INFO pad 1 rejected with EINVAL" },
-	{ GI_INFO8, "GEM_INFO info 8 (unknown) rejected with EINVAL" },
-	{ GI_INFO_MAX, "GEM_INFO info 0xffffffff rejected with EINVAL" },
-	{ GI_LEN_OFFSET, "GEM_INFO GET_OFFSET with len 8 rejected with EINVAL" },
-	{ GI_LEN_IOVA, "GEM_INFO GET_IOVA with len 8 rejected with EINVAL" },
-	{ GI_LEN_SET_IOVA, "GEM_INFO SET_IOVA with len 8 rejected with EINVAL" },
-	{ GI_LEN_FLAGS, "GEM_INFO GET_FLAGS with len 8 rejected with EINVAL" },
-	{ GI_BAD_HANDLE, "GEM_INFO unknown handle rejected with ENOENT" },
-	{ GI_ORDER, "GEM_INFO info 8 on an unknown handle rejected with EINVAL (info checked first)" },
-	{ GI_SET_IOVA, "GEM_INFO SET_IOVA (shared address space) rejected with EOPNOTSUPP" },
-	{ GI_NAME_LEN32, "GEM_INFO SET_NAME len 32 rejected with EINVAL" },
-	{ GI_NAME_BADPTR, "GEM_INFO SET_NAME bad pointer rejected with EFAULT" },
-	{ GI_GET_NAME_SMALL, "GEM_INFO GET_NAME buffer too small rejected with ETOOSMALL" },
-	{ GI_META_129, "GEM_INFO SET_METADATA len 129 rejected with EOVERFLOW" },
-	{ GI_META_BADPTR, "GEM_INFO SET_METADATA bad pointer rejected with EFAULT" },
-	{ GI_GET_META_SMALL, "GEM_INFO GET_METADATA buffer too small rejected with ETOOSMALL" },
-	{ GI_GET_META_BADPTR, "GEM_INFO GET_METADATA bad pointer rejected with EFAULT" },
-	{ GI_IOVA_NOSPC, "GEM_INFO GET_IOVA of a BO larger than the GPU VA rejected with ENOSPC" },
+static const struct { int id; enum feat feat; const char *name; } gem_info_neg[] = {
+	{ GI_PAD, F_ALWAYS, "GEM_INFO pad 1 rejected with EINVAL" },
+	{ GI_INFO8, F_ALWAYS, "GEM_INFO info 8 (unknown) rejected with EINVAL" },
+	{ GI_INFO_MAX, F_ALWAYS, "GEM_INFO info 0xffffffff rejected with EINVAL" },
+	{ GI_LEN_OFFSET, F_ALWAYS, "GEM_INFO GET_OFFSET with len 8 rejected with EINVAL" },
+	{ GI_LEN_IOVA, F_ALWAYS, "GEM_INFO GET_IOVA with len 8 rejected with EINVAL" },
+	{ GI_LEN_SET_IOVA, F_ALWAYS, "GEM_INFO SET_IOVA with len 8 rejected with EINVAL" },
+	{ GI_LEN_FLAGS, F_INFO_GET_FLAGS, "GEM_INFO GET_FLAGS with len 8 rejected with EINVAL" },
+	{ GI_BAD_HANDLE, F_ALWAYS, "GEM_INFO unknown handle rejected with ENOENT" },
+	{ GI_ORDER, F_ALWAYS, "GEM_INFO info 8 on an unknown handle rejected with EINVAL (info checked first)" },
+	{ GI_SET_IOVA, F_ALWAYS, "GEM_INFO SET_IOVA (shared address space) rejected with EOPNOTSUPP" },
+	{ GI_NAME_LEN32, F_ALWAYS, "GEM_INFO SET_NAME len 32 rejected with EINVAL" },
+	{ GI_NAME_BADPTR, F_ALWAYS, "GEM_INFO SET_NAME bad pointer rejected with EFAULT" },
+	{ GI_GET_NAME_SMALL, F_ALWAYS, "GEM_INFO GET_NAME buffer too small rejected with ETOOSMALL" },
+	{ GI_META_129, F_INFO_METADATA, "GEM_INFO SET_METADATA len 129 rejected with EOVERFLOW" },
+	{ GI_META_BADPTR, F_INFO_METADATA, "GEM_INFO SET_METADATA bad pointer rejected with EFAULT" },
+	{ GI_GET_META_SMALL, F_INFO_METADATA, "GEM_INFO GET_METADATA buffer too small rejected with ETOOSMALL" },
+	{ GI_GET_META_BADPTR, F_INFO_METADATA, "GEM_INFO GET_METADATA bad pointer rejected with EFAULT" },
+	{ GI_IOVA_NOSPC, F_ALWAYS, "GEM_INFO GET_IOVA of a BO larger than the GPU VA rejected with ENOSPC" },
 };
 
 static int gem_info_raw(uint32_t handle, uint32_t info, uint64_t value,
@@ -944,6 +1145,7 @@ static int c_gem_info_neg(unsigned long i, char *why)
 	char buf[160];
 	int ret = 0, r, e = EINVAL;
 
+	NEED_FEAT(gem_info_neg[i].feat);
 	memset(buf, 'm', sizeof(buf));
 	if (gem_info_neg[i].id == GI_IOVA_NOSPC) {
 		/* one page more than the whole a2xx gpummu window */
@@ -977,7 +1179,7 @@ static int c_gem_info_neg(unsigned long i, char *why)
 		r = gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)g_badptr, 8, 0, NULL);
 		break;
 	case GI_GET_NAME_SMALL:
-		e = ETOOSMALL;
+		e = feat_have(F_GET_NAME_ETOOSMALL) ? ETOOSMALL : EINVAL;
 		EXPECTG(gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t)"patchbay", 8, 0, NULL),
 			0, "SET_NAME patchbay");
 		r = gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, 7, 0, NULL);
@@ -1006,6 +1208,19 @@ static int c_gem_info_neg(unsigned long i, char *why)
 		FAILG("no such case");
 	}
 	EXPECTG(r, e, "GEM_INFO");
+out:
+	gem_close(g_fd, h);
+	return ret;
+}
+
+/* an info a newer driver added is an unknown one here */
+static int c_gem_info_unknown(unsigned long info, char *why)
+{
+	uint32_t h = 0;
+	int ret = 0;
+
+	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+	EXPECTG(gem_info_raw(h, (uint32_t)info, 0, 0, 0, NULL), EINVAL, "GEM_INFO");
 out:
 	gem_close(g_fd, h);
 	return ret;
@@ -1083,6 +1298,7 @@ static int c_gem_info_meta(unsigned long arg, char *why)
 	int ret = 0;
 
 	(void)arg;
+	NEED_FEAT(F_INFO_METADATA);
 	for (unsigned i = 0; i < sizeof(in); i++)
 		in[i] = (uint8_t)(i * 7 + 3);
 	EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
@@ -1174,18 +1390,30 @@ static int c_cpu_prep_bit(unsigned long bit, char *why)
 	return 0;
 }
 
-static const uint32_t cpu_prep_good[] = {
-	0, MSM_PREP_READ, MSM_PREP_WRITE, MSM_PREP_READ | MSM_PREP_NOSYNC,
-	MSM_PREP_WRITE | MSM_PREP_BOOST, MSM_PREP_FLAGS,
+#define PREP_ALL	0xffffffffu	/* every op bit the driver knows */
+
+static const struct { uint32_t op; enum feat feat; } cpu_prep_good[] = {
+	{ 0, F_ALWAYS },
+	{ MSM_PREP_READ, F_ALWAYS },
+	{ MSM_PREP_WRITE, F_ALWAYS },
+	{ MSM_PREP_READ | MSM_PREP_NOSYNC, F_ALWAYS },
+	{ MSM_PREP_WRITE | MSM_PREP_BOOST, F_PREP_BOOST },
+	{ PREP_ALL, F_ALWAYS },
 };
+
+static uint32_t cpu_prep_good_op(unsigned long i)
+{
+	return cpu_prep_good[i].op == PREP_ALL ? prep_flags() : cpu_prep_good[i].op;
+}
 
 static int c_cpu_prep_good(unsigned long i, char *why)
 {
 	struct bo b = {0};
 	int ret = 0;
 
+	NEED_FEAT(cpu_prep_good[i].feat);
 	MAKE(&b, g_fd, 4096, MSM_BO_WC);
-	EXPECTG(cpu_prep(g_fd, b.handle, cpu_prep_good[i], 100), 0, "CPU_PREP");
+	EXPECTG(cpu_prep(g_fd, b.handle, cpu_prep_good_op(i), 100), 0, "CPU_PREP");
 out:
 	bo_free(&b);
 	return ret;
@@ -1195,7 +1423,7 @@ static int c_cpu_prep_handle(unsigned long op, char *why)
 {
 	NEED_FIX();
 	EXPECT(cpu_prep(g_fd, g_nop.handle + 1000, (uint32_t)op, -1),
-	       op & ~MSM_PREP_FLAGS ? EINVAL : ENOENT, "CPU_PREP");
+	       op & ~prep_flags() ? EINVAL : ENOENT, "CPU_PREP");
 	return 0;
 }
 
@@ -1232,6 +1460,8 @@ static int c_wait_fence_bit(unsigned long bit, char *why)
 
 static int c_wait_fence_good(unsigned long flags, char *why)
 {
+	if (flags & MSM_WAIT_FENCE_BOOST)
+		NEED_FEAT(F_WAIT_FENCE_BOOST);
 	EXPECT(wait_fence_raw(0, 0, (uint32_t)flags), 0, "WAIT_FENCE fence 0");
 	return 0;
 }
@@ -1324,15 +1554,21 @@ static int c_purge_retained(unsigned long arg, char *why)
 {
 	struct bo b = {0};
 	uint32_t retained = 0;
+	const char *lack;
 	int ret = 0, r;
 
 	(void)arg;
 	g_purge.state = -1;
 	snprintf(g_purge.why, WHY_LEN, "purge setup failed");
-	if (!g_dbg[0] || access(g_dbg, F_OK)) {
+	/* the "shrink" knob is in debugfs: a kernel without it has none */
+	lack = kconfig_lacks("CONFIG_DEBUG_FS");
+	if (lack || !g_dbg[0] || access(g_dbg, F_OK)) {
 		g_purge.state = 1;
-		snprintf(g_purge.why, WHY_LEN, "no debugfs dir for the device (%s)",
-			 g_dbg[0] ? g_dbg : "debugfs not mounted");
+		if (lack)
+			snprintf(g_purge.why, WHY_LEN, "%s", lack);
+		else
+			snprintf(g_purge.why, WHY_LEN, "no debugfs dir for the device (%s)",
+				 g_dbg[0] ? g_dbg : "debugfs not mounted");
 		SKIP("%s", g_purge.why);
 	}
 	MAKE(&b, g_fd, 4096, MSM_BO_WC);
@@ -2154,6 +2390,7 @@ static int exec_no_implicit(unsigned long arg, struct bo *cmd, struct bo *dst,
 	struct sub x;
 
 	(void)arg;
+	NEED_FEAT(F_SUBMIT_BO_NO_IMPLICIT);
 	put_mem_write(cmd, 0, lo(dst->iova), 0x40C0FFEE);
 	sub_init(&x, 0);
 	x.s.flags |= MSM_SUBMIT_NO_IMPLICIT;
@@ -2773,7 +3010,12 @@ static void register_cases(void)
 	unsigned i;
 
 	/* DRM core and identity */
-	add(c_version, 0, "DRM VERSION of the render node is msm 1.12.0");
+	if (g_drv.known)
+		add(c_version, 0, "DRM VERSION of the render node is msm %d.%d.%d",
+		    g_drv.major, g_drv.minor, g_drv.patch);
+	else
+		add(c_version, 0, "DRM VERSION of the render node is msm 1.%d.0",
+		    MSM_MINOR_NEWEST);
 	add(c_card0, 0, "card0 is the msm primary node");
 	add(c_core_nr, 0x09, "DRM ioctl nr 0x%02x (the GEM_SVM_NEW hole) rejected with EINVAL", 0x49);
 	add(c_core_nr, 0x0D, "DRM ioctl nr 0x%02x (one past SUBMITQUEUE_QUERY) rejected with EINVAL", 0x4D);
@@ -2784,6 +3026,13 @@ static void register_cases(void)
 	/* GET_PARAM / SET_PARAM */
 	for (i = 0; i < ARRAY_SIZE(get_param_pos); i++)
 		add(c_get_param_pos, i, "GET_PARAM %s", get_param_pos[i].what);
+	for (i = 0; i < ARRAY_SIZE(get_param_pos); i++)
+		if (feat_state(get_param_pos[i].feat) == FEAT_NO)
+			add(c_get_param_unknown, get_param_pos[i].param,
+			    "GET_PARAM param 0x%x (%s, before %s) rejected with EINVAL",
+			    get_param_pos[i].param,
+			    msm_feats[get_param_pos[i].feat].what + strlen("MSM_PARAM_"),
+			    feat_since(get_param_pos[i].feat));
 	add(c_get_param_counter, MSM_PARAM_FAULTS, "GET_PARAM FAULTS readable");
 	add(c_get_param_counter, MSM_PARAM_SUSPENDS, "GET_PARAM SUSPENDS readable");
 	for (i = 0; i < ARRAY_SIZE(get_param_neg); i++)
@@ -2798,8 +3047,9 @@ static void register_cases(void)
 		add(c_gem_new_cache, i, "GEM_NEW cache flags 0x%x rejected with EINVAL",
 		    gem_new_bad_cache[i]);
 	for (i = 0; i < ARRAY_SIZE(gem_new_good); i++)
-		add(c_gem_new_good, i, "GEM_NEW flags 0x%x accepted and reported by GET_FLAGS",
-		    gem_new_good[i]);
+		add(c_gem_new_good, i, feat_have(F_INFO_GET_FLAGS) ?
+		    "GEM_NEW flags 0x%x accepted and reported by GET_FLAGS" :
+		    "GEM_NEW flags 0x%x accepted", gem_new_good[i]);
 	add(c_gem_new_size, 0, "GEM_NEW size 0 rejected with EINVAL");
 	add(c_gem_new_size, 1ULL << 32, "GEM_NEW size 2^32 (0 as u32) rejected with EINVAL");
 	add(c_gem_new_one_page, 1, "GEM_NEW size 1 accepted as one page");
@@ -2809,7 +3059,25 @@ static void register_cases(void)
 
 	/* GEM_INFO and mmap */
 	for (i = 0; i < ARRAY_SIZE(gem_info_neg); i++)
-		add(c_gem_info_neg, i, "%s", gem_info_neg[i].name);
+		if (gem_info_neg[i].id == GI_GET_NAME_SMALL &&
+		    !feat_have(F_GET_NAME_ETOOSMALL))
+			add(c_gem_info_neg, i, "GEM_INFO GET_NAME buffer too small rejected with EINVAL (ETOOSMALL from %s)",
+			    feat_since(F_GET_NAME_ETOOSMALL));
+		else
+			add(c_gem_info_neg, i, "%s", gem_info_neg[i].name);
+	/* infos of a newer driver are unknown ones here */
+	if (feat_state(F_INFO_GET_FLAGS) == FEAT_NO)
+		add(c_gem_info_unknown, MSM_INFO_GET_FLAGS,
+		    "GEM_INFO info %u (GET_FLAGS, before %s) rejected with EINVAL",
+		    MSM_INFO_GET_FLAGS, feat_since(F_INFO_GET_FLAGS));
+	if (feat_state(F_INFO_METADATA) == FEAT_NO) {
+		add(c_gem_info_unknown, MSM_INFO_SET_METADATA,
+		    "GEM_INFO info %u (SET_METADATA, before %s) rejected with EINVAL",
+		    MSM_INFO_SET_METADATA, feat_since(F_INFO_METADATA));
+		add(c_gem_info_unknown, MSM_INFO_GET_METADATA,
+		    "GEM_INFO info %u (GET_METADATA, before %s) rejected with EINVAL",
+		    MSM_INFO_GET_METADATA, feat_since(F_INFO_METADATA));
+	}
 	add(c_gem_info_offset_iova, 0, "GEM_INFO GET_OFFSET and GET_IOVA: aligned, in the a2xx VA window, stable, disjoint");
 	add(c_gem_info_name, 0, "GEM_INFO SET_NAME/GET_NAME round trip and size query");
 	add(c_gem_info_name, 1, "GEM_INFO SET_NAME stops at the first non-printable character");
@@ -2819,17 +3087,17 @@ static void register_cases(void)
 	add(c_mmap_other_file, 0, "mmap of a BO through another file rejected with EACCES");
 
 	/* CPU_PREP / CPU_FINI: [2014] unknown op bits */
-	add_bits(c_cpu_prep_bit, MSM_PREP_FLAGS, 0, "GEM_CPU_PREP op");
+	add_bits(c_cpu_prep_bit, prep_flags(), 0, "GEM_CPU_PREP op");
 	for (i = 0; i < ARRAY_SIZE(cpu_prep_good); i++)
 		add(c_cpu_prep_good, i, "GEM_CPU_PREP op 0x%x on an idle BO accepted",
-		    cpu_prep_good[i]);
+		    cpu_prep_good_op(i));
 	add(c_cpu_prep_handle, MSM_PREP_READ, "GEM_CPU_PREP unknown handle rejected with ENOENT");
 	add(c_cpu_prep_handle, 0x10, "GEM_CPU_PREP op 0x10 on an unknown handle rejected with EINVAL (op checked first)");
 	add(c_cpu_fini, 1, "GEM_CPU_FINI unknown handle rejected with ENOENT");
 	add(c_cpu_fini, 0, "GEM_CPU_FINI on a BO accepted");
 
 	/* WAIT_FENCE: [2014, now flags] unknown flag bits */
-	add_bits(c_wait_fence_bit, MSM_WAIT_FENCE_FLAGS, 0, "WAIT_FENCE flags");
+	add_bits(c_wait_fence_bit, wait_fence_flags(), 0, "WAIT_FENCE flags");
 	add(c_wait_fence_good, 0, "WAIT_FENCE fence 0 flags 0 returns 0");
 	add(c_wait_fence_good, MSM_WAIT_FENCE_BOOST, "WAIT_FENCE fence 0 flags BOOST returns 0");
 	add(c_wait_fence_queue, 0, "WAIT_FENCE unknown queueid rejected with ENOENT");
@@ -2867,12 +3135,13 @@ static void register_cases(void)
 	add(c_queue_query, QQ_DEFAULT, "SUBMITQUEUE_QUERY FAULTS of queue 0 accepted");
 
 	/* SUBMIT: [2014] bo flags and cmd type; then the submit-level flags */
-	add_bits(c_submit_bo_bit, MSM_SUBMIT_BO_FLAGS, 0, "SUBMIT bo flags");
+	add_bits(c_submit_bo_bit, submit_bo_flags(), 0, "SUBMIT bo flags");
 	add(c_submit_bo_flags, 0, "SUBMIT bo flags 0 (neither READ nor WRITE) rejected with EINVAL");
 	add(c_submit_bo_flags, MSM_SUBMIT_BO_DUMP, "SUBMIT bo flags DUMP alone rejected with EINVAL");
 	add(c_submit_bo_flags, MSM_SUBMIT_BO_NO_IMPLICIT, "SUBMIT bo flags NO_IMPLICIT alone rejected with EINVAL");
 	add(c_submit_bo_flags, MSM_SUBMIT_BO_WRITE, "SUBMIT bo flags WRITE accepted");
-	add(c_submit_bo_flags, MSM_SUBMIT_BO_FLAGS, "SUBMIT bo flags READ|WRITE|DUMP|NO_IMPLICIT accepted");
+	add(c_submit_bo_flags, submit_bo_flags(), "SUBMIT bo flags READ|WRITE|DUMP%s accepted",
+	    feat_have(F_SUBMIT_BO_NO_IMPLICIT) ? "|NO_IMPLICIT" : "");
 	for (i = 0; i < ARRAY_SIZE(bad_cmd_types); i++)
 		add(c_submit_cmd_type, bad_cmd_types[i],
 		    "SUBMIT cmd type 0x%x rejected with EINVAL", bad_cmd_types[i]);
@@ -2961,10 +3230,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	g_page = sysconf(_SC_PAGESIZE);
-	register_cases();
-
 	ktap_print_header();
-	ktap_set_plan(g_ncases);
 
 	g_badptr = mmap(NULL, g_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	g_edge = mmap(NULL, 2 * g_page, PROT_READ | PROT_WRITE,
@@ -2979,6 +3245,11 @@ int main(void)
 		g_fd = msm_open_render(g_render, sizeof(g_render), g_nodev,
 				       sizeof(g_nodev));
 	}
+	/* the cases depend on the driver's version: register them after */
+	if (g_fd >= 0)
+		driver_version_init(g_fd);
+	register_cases();
+	ktap_set_plan(g_ncases);
 	if (g_fd >= 0) {
 		uint64_t v = 0;
 		int r = get_param(g_fd, MSM_PARAM_CHIP_ID, &v);
@@ -2988,6 +3259,9 @@ int main(void)
 		ktap_print_msg("%s: chip id 0x%llx (%s); debugfs %s; page size %ld",
 			       g_render, (unsigned long long)v, r ? strerror(-r) : "ok",
 			       g_dbg[0] ? g_dbg : "not available", g_page);
+		ktap_print_msg("msm %d.%d.%d on Linux %s%s", g_drv.major, g_drv.minor,
+			       g_drv.patch, g_drv.release,
+			       g_drv.known ? "" : " (unknown: cases assume msm 1.12)");
 	} else {
 		ktap_print_msg("%s", g_nodev);
 	}

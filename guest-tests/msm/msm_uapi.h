@@ -9,6 +9,10 @@
  * suite keeps its own copy.  Every struct size is pinned with a static
  * assertion against the sizes measured on the 6.12 uapi; a layout slip here
  * would otherwise turn into confusing EFAULT/EINVAL results in the guest.
+ *
+ * The *_FLAGS masks here are 6.12's (msm 1.12).  An older driver knows
+ * fewer bits; msm_ioctl.c derives the running driver's masks from its
+ * feature table (msm_feats[]) instead of using these for expectations.
  */
 #ifndef PATCHBAY_MSM_UAPI_H
 #define PATCHBAY_MSM_UAPI_H

@@ -55,6 +55,18 @@ static struct w1_slave_rom w1_slaves[SL_COUNT] = {
 	[SL_P2] = { "p2", 0x3a, 0x000000778899ULL, "", {0} },	/* DS2413 */
 };
 
+/*
+ * Kernel options some w1 cases need beyond images/suites/w1.requires, for
+ * the "needs" column of the case tables (kconfig_lacks()): a slave's sysfs
+ * files come from its family driver, events and requests from the w1
+ * netlink connector.
+ */
+#define NEED_THERM	"CONFIG_W1_SLAVE_THERM"		/* t1, DS18B20 */
+#define NEED_DS2431	"CONFIG_W1_SLAVE_DS2431"	/* e1 */
+#define NEED_DS2408	"CONFIG_W1_SLAVE_DS2408"	/* p1 */
+#define NEED_DS2413	"CONFIG_W1_SLAVE_DS2413"	/* p2 */
+#define NEED_NETLINK	"CONFIG_NET CONFIG_CONNECTOR CONFIG_W1_CON"
+
 /* Maxim CRC8 (x^8+x^5+x^4+1, reflected 0x8C, init 0), as w1_calc_crc8(). */
 static inline uint8_t w1_crc8(const uint8_t *p, size_t n)
 {
