@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scripts/check: compare --base-tree linux-source-6.12 --with-tree
+# linux-source-6.1 (both as Debian ships them). What docs/your-kernel.md
+# says differs, and nothing else:
+# - no case flips between pass and fail: the suites adapt to the version
+#   (msm driver 1.12 -> 1.9: skips and version-named cases; openat2: O_DIRECT
+#   on tmpfs; resolve_test has a PID in one name);
+.counts.pass_to_fail == 0 and .counts.fail_to_pass == 0
+and ([.changed[] | select(.base == "pass" and .with == "skip")] | length) >= 10
+and (.changed | all(.test | startswith("msm/msm_ioctl/") or startswith("openat2/")))
+# - both lack kernel-patches/0001: the w1 netlink search hangs;
+and any(.crashes.base[]; .kind == "hung-task" and (.test | startswith("w1/w1_netlink/")))
+and any(.crashes.with[]; .kind == "hung-task" and (.test | startswith("w1/w1_netlink/")))
+and (.crashes.base | all(.kind == "hung-task" or .kind == "panic"))
+# - only 6.1 WARNs in msm (SUBMIT of a DONTNEED or purged BO; the submit
+#   allocation without __GFP_NOWARN).
+and ([.crashes.with[] | select(.kind == "warn")] | length) >= 2
+and (.crashes.with | all((.kind == "warn" and (.test | startswith("msm/msm_ioctl/")))
+                         or .kind == "hung-task" or .kind == "panic"))
