@@ -140,10 +140,11 @@ tree_fingerprint() {
 }
 
 # patch_commit PATCH : " (commit SHA12 \"SUBJECT\")" for a git format-patch
-# file, nothing for a hand-written patch
+# file of a commit, nothing for any other patch
 patch_commit() {
     sha=$(sed -n '1s/^From \([0-9a-f]\{40\}\) .*/\1/p' "$1")
-    [ -n "$sha" ] || return 0
+    # none, or the zero id of a patch not made from a commit (ours)
+    case $sha in ''|0000000000000000000000000000000000000000) return 0 ;; esac
     subj=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$1" | head -n 1)
     printf ' (commit %.12s "%s")' "$sha" "$subj"
 }

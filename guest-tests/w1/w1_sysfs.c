@@ -1116,15 +1116,8 @@ int main(void)
 	ktap_print_msg("t1 temperature %ld m°C (%s)", t1_mC,
 		       t1_mC_from_host ? "from the host" : "default topology");
 
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		/* a driver the kernel lacks: its files are absent, skip */
-		const char *lack = kconfig_lacks(cases[i].needs);
-
-		if (lack)
-			ktap_test_skip(cases[i].name, "%s", lack);
-		else
-			cases[i].fn(cases[i].name);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		w1_run_case(cases[i].name, cases[i].needs, cases[i].fn);
 
 	eeprom_restore();
 	if (s14_unplugged)

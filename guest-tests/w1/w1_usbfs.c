@@ -860,14 +860,8 @@ int main(void)
 	w1_topology_init();
 	ktap_print_header();
 	ktap_set_plan(ARRAY_SIZE(cases));
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		const char *lack = kconfig_lacks(cases[i].needs);
-
-		if (lack)
-			ktap_test_skip(cases[i].name, "%s", lack);
-		else
-			cases[i].fn(cases[i].name);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		w1_run_case(cases[i].name, cases[i].needs, cases[i].fn);
 	/* whatever happened, give the device back to its driver */
 	release_usb();
 	if (unbound && usb_intf[0])

@@ -30,6 +30,9 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 
+#include "kconfig.h"
+#include "ktap.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define W1_DEVICES	"/sys/bus/w1/devices"
@@ -66,6 +69,19 @@ static struct w1_slave_rom w1_slaves[SL_COUNT] = {
 #define NEED_DS2408	"CONFIG_W1_SLAVE_DS2408"	/* p1 */
 #define NEED_DS2413	"CONFIG_W1_SLAVE_DS2413"	/* p2 */
 #define NEED_NETLINK	"CONFIG_NET CONFIG_CONNECTOR CONFIG_W1_CON"
+
+/* Run one case of a table, or skip it naming what the kernel lacks: a
+ * driver that is not there has no files to test. */
+static inline void w1_run_case(const char *name, const char *needs,
+			       void (*fn)(const char *name))
+{
+	const char *lack = kconfig_lacks(needs);
+
+	if (lack)
+		ktap_test_skip(name, "%s", lack);
+	else
+		fn(name);
+}
 
 /* Maxim CRC8 (x^8+x^5+x^4+1, reflected 0x8C, init 0), as w1_calc_crc8(). */
 static inline uint8_t w1_crc8(const uint8_t *p, size_t n)
