@@ -44,6 +44,7 @@ typedef struct {
     GDataInputStream *console;
     FILE *console_log;
     KtapParser *parser;
+    KtapMarks marks;
     CrashScanner *scanner;
     Watchdog watchdog;
     gint64 start_us, first_ktap_us, first_crash_us, first_fatal_us, end_us;
@@ -78,8 +79,12 @@ static void maybe_quit(Run *r)
 static void on_line(Run *r, const char *line)
 {
     gint64 t = now_us();
-    g_autofree char *running = ktap_parser_running(r->parser);
+    g_autofree char *parsed = ktap_parser_running(r->parser);
+    g_autofree char *running = NULL;
     guint reports_before = crash_scanner_reports(r->scanner)->len;
+
+    ktap_marks_feed(&r->marks, line);
+    running = ktap_marks_running(&r->marks, parsed);
 
     fprintf(r->console_log, "%s\n", line);
     if (r->verbose) {
@@ -169,7 +174,8 @@ static gboolean on_tick(gpointer data)
         g_printerr("patchbay: %s; stopping QEMU\n", why);
         stop_qemu(r);
     } else if (r->saw_ktap && watchdog_expired(&r->watchdog, t)) {
-        g_autofree char *running = ktap_parser_running(r->parser);
+        g_autofree char *parsed = ktap_parser_running(r->parser);
+        g_autofree char *running = ktap_marks_running(&r->marks, parsed);
         g_autofree char *why =
             g_strdup_printf("no console output for %d s", r->suite_timeout_s);
         crash_scanner_add_hang(r->scanner, running, why);
@@ -201,7 +207,9 @@ static GPtrArray *qemu_argv(Run *r)
 {
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GString) append = g_string_new(
-        "console=ttyAMA0 panic=-1 oops=panic softlockup_panic=1 "
+        /* printk.devkmsg=on: the guest's test marks in /dev/kmsg are not
+         * rate-limited away (ktap_marks_feed) */
+        "console=ttyAMA0 panic=-1 oops=panic softlockup_panic=1 printk.devkmsg=on "
         "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
     g_autofree char *suites = g_strjoinv(",", r->suites);
 

@@ -228,6 +228,28 @@ static int relay_output(int fd, const char *indent, int timeout_s)
     return 0;
 }
 
+/*
+ * "patchbay-ktap: SUITE/PROGRAM 0" before a program starts and "... end"
+ * after it, in the kernel log, where they are ordered with the kernel's own
+ * reports: the host pins a crash on the program (and, with the marks of
+ * common/ktap.h, on the test) that was running.
+ */
+static void kmsg_mark(const char *dir, const char *name, const char *what)
+{
+    static int fd = -2;
+    char line[320];
+    int n;
+
+    if (fd == -2) {
+        fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+    }
+    n = snprintf(line, sizeof(line), "<12>patchbay-ktap: %s/%s %s\n",
+                 dir + strlen(SUITES_DIR "/"), name, what);
+    if (fd >= 0 && n > 0 && n < (int)sizeof(line) && write(fd, line, n) < 0) {
+        fd = -1;
+    }
+}
+
 /* Run one executable; print its result line at `indent`. 0 if it passed. */
 static int run_executable(const char *dir, const char *name, int number,
                           int timeout_s)
@@ -244,6 +266,7 @@ static int run_executable(const char *dir, const char *name, int number,
     /* Names the executable's level before its own KTAP arrives, so that a
      * crash in it is attributed to it by name. */
     say("    # Subtest: %s\n", name);
+    kmsg_mark(dir, name, "0");
     pid = fork();
     if (pid == 0) {
         char *argv[] = { path, NULL };
@@ -256,6 +279,8 @@ static int run_executable(const char *dir, const char *name, int number,
         if (chdir(workdir) < 0) {
             _exit(127);
         }
+        /* common/ktap.h marks each result in the kernel log */
+        setenv("PATCHBAY_KMSG_MARKS", "1", 1);
         execv(path, argv);
         printf("# init: exec %s: %s\n", path, strerror(errno));
         _exit(127);
@@ -275,6 +300,7 @@ static int run_executable(const char *dir, const char *name, int number,
     }
     /* Leftovers of the test (its process group) must not outlive it. */
     kill(-pid, SIGKILL);
+    kmsg_mark(dir, name, "end");
 
     if (timed_out) {
         say("  not ok %d %s # TIMEOUT %d seconds\n", number, name, timeout_s);

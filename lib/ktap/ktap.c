@@ -656,6 +656,56 @@ ktap_parser_running(KtapParser *p)
     return g_string_free(path, FALSE);
 }
 
+#define MARK_PREFIX "patchbay-ktap: "
+
+void
+ktap_marks_feed(KtapMarks *m, const char *line)
+{
+    const char *p = ktap_find_printk_prefix(line);
+    const char *body = p ? ktap_printk_body(p) : NULL;
+    const char *space, *arg;
+    char *end;
+    long n;
+
+    if (body == NULL || !g_str_has_prefix(body, MARK_PREFIX))
+        return;
+    body += strlen(MARK_PREFIX);
+    space = strchr(body, ' ');
+    if (space == NULL || space == body)
+        return;
+    arg = space + 1;
+    if (g_str_has_prefix(arg, "end") && (arg[3] == '\0' || g_ascii_isspace(arg[3]))) {
+        ktap_marks_clear(m);
+        return;
+    }
+    n = strtol(arg, &end, 10);
+    if (end == arg || n < 0 || n > G_MAXINT || (*end != '\0' && !g_ascii_isspace(*end)))
+        return;
+    g_free(m->program);
+    m->program = g_strndup(body, space - body);
+    m->done = (int) n;
+}
+
+char *
+ktap_marks_running(const KtapMarks *m, const char *parser_running)
+{
+    if (m->program == NULL)
+        return g_strdup(parser_running);
+    /* a program that marks no results (a kernel selftest): the parser knows
+       better within it */
+    if (m->done == 0 && parser_running && g_str_has_prefix(parser_running, m->program) &&
+        parser_running[strlen(m->program)] == '/')
+        return g_strdup(parser_running);
+    return g_strdup_printf("%s/#%d", m->program, m->done + 1);
+}
+
+void
+ktap_marks_clear(KtapMarks *m)
+{
+    g_clear_pointer(&m->program, g_free);
+    m->done = 0;
+}
+
 /* the test below t whose slash-joined path from the root's children is path */
 static const KtapTest *
 find_by_path(const KtapTest *t, const char *prefix, const char *path)

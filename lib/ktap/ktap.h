@@ -59,6 +59,23 @@ char *ktap_parser_running(KtapParser *p);
    resolve or the test never got a name. g_free the result. */
 char *ktap_resolve_path(const KtapTest *root, const char *path);
 
+/* Where the guest programs are, as they say it in the kernel log: /init writes
+   "patchbay-ktap: SUITE/PROGRAM 0" to /dev/kmsg before it starts a program and
+   "... end" after it, and guest-tests/common/ktap.h "... N" after the program's N-th
+   result. Kernel log lines are ordered with the kernel's own reports; the KTAP lines
+   on the console reach it through /init's pipe and can lag some tests behind. */
+typedef struct {
+    char *program;   /* "msm/msm_ioctl", or NULL outside any program */
+    int done;        /* results the program has reported */
+} KtapMarks;
+
+/* feed every console line; lines that are not a mark change nothing */
+void ktap_marks_feed(KtapMarks *m, const char *line);
+/* the path of the running test to pin a crash on: "PROGRAM/#N" once the program has
+   marked a result, else parser_running (which may be NULL); g_free the result */
+char *ktap_marks_running(const KtapMarks *m, const char *parser_running);
+void ktap_marks_clear(KtapMarks *m);
+
 /* TRUE once any KTAP line (version header or plan) has been seen */
 gboolean ktap_parser_started(KtapParser *p);
 

@@ -255,6 +255,35 @@ test_resolve_path(void)
     g_assert_null(ktap_resolve_path(root, NULL));
 }
 
+/* Marks in the kernel log say where a program is, ahead of its lagging KTAP. */
+static void
+test_marks(void)
+{
+    KtapMarks m = { 0 };
+    static const char *const steps[][3] = {
+        /* line, parser's running path, what a crash is pinned on */
+        { "[    1.000000] random: crng init done", "msm/#1", "msm/#1" },
+        { "[    1.100000] patchbay-ktap: msm/msm_ioctl 0", "msm/#1", "msm/msm_ioctl/#1" },
+        { "[    1.200000] patchbay-ktap: msm/msm_ioctl 5", "msm/msm_ioctl/#3", "msm/msm_ioctl/#6" },
+        { "ok 3 a test line", "msm/msm_ioctl/#4", "msm/msm_ioctl/#6" },
+        /* a mark in the middle of a user-space line, as on a serial console */
+        { "    ok 4 x[    1.300000] patchbay-ktap: msm/msm_ioctl 7", "msm/msm_ioctl/#5", "msm/msm_ioctl/#8" },
+        { "[    1.400000] patchbay-ktap: msm/msm_ioctl seven", "msm/msm_ioctl/#5", "msm/msm_ioctl/#8" },
+        { "[    1.500000] patchbay-ktap: msm/msm_ioctl end", "msm/msm_ioctl/#9", "msm/msm_ioctl/#9" },
+        /* a kernel selftest marks only its start: the parser is used inside it */
+        { "[    1.600000] patchbay-ktap: openat2/openat2_test 0", "openat2/openat2_test/#4", "openat2/openat2_test/#4" },
+        { "[    1.700000] patchbay-ktap: openat2/openat2_test end", NULL, NULL },
+        { "patchbay-ktap: openat2/x 3", "openat2/#2", "openat2/#2" },   /* not a kernel line */
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+        ktap_marks_feed(&m, steps[i][0]);
+        g_autofree char *got = ktap_marks_running(&m, steps[i][1]);
+        g_assert_cmpstr(got, ==, steps[i][2]);
+    }
+    ktap_marks_clear(&m);
+}
+
 static void
 test_running_path(void)
 {
@@ -617,6 +646,7 @@ main(int argc, char **argv)
     g_test_add_func("/ktap/kernel-lines-ignored", test_kernel_lines_ignored);
     g_test_add_func("/ktap/running-path", test_running_path);
     g_test_add_func("/ktap/resolve-path", test_resolve_path);
+    g_test_add_func("/ktap/marks", test_marks);
     g_test_add_func("/ktap/truncated", test_truncated);
     g_test_add_func("/ktap/missing-plan", test_missing_plan);
     g_test_add_func("/ktap/crlf", test_crlf);
