@@ -5,13 +5,17 @@
 # - no case flips between pass and fail: the suites adapt to the version
 #   (msm driver 1.12 -> 1.9: skips and version-named cases; openat2: O_DIRECT
 #   on tmpfs; resolve_test has a PID in one name);
+"msm/msm_ioctl/GEM mmap of a DONTNEED BO: a first touch gets SIGBUS" as $fault |
 .counts.pass_to_fail == 0 and .counts.fail_to_pass == 0
 and ([.changed[] | select(.base == "pass" and .with == "skip")] | length) >= 10
 and (.changed | all(.test | startswith("msm/msm_ioctl/") or startswith("openat2/")))
 # - both lack kernel-patches/0001: the w1 netlink search hangs;
 and any(.crashes.base[]; .kind == "hung-task" and (.test | startswith("w1/w1_netlink/")))
 and any(.crashes.with[]; .kind == "hung-task" and (.test | startswith("w1/w1_netlink/")))
-and (.crashes.base | all(.kind == "hung-task" or .kind == "panic"))
+# - both lack kernel-patches/0002: a fault on a DONTNEED BO WARNs;
+and any(.crashes.base[]; .kind == "warn" and .test == $fault)
+and any(.crashes.with[]; .kind == "warn" and .test == $fault)
+and (.crashes.base | all(.kind == "hung-task" or .kind == "panic" or .test == $fault))
 # - only 6.1 WARNs in msm (SUBMIT of a DONTNEED or purged BO; the submit
 #   allocation without __GFP_NOWARN).
 and ([.crashes.with[] | select(.kind == "warn")] | length) >= 2

@@ -31,6 +31,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1542,6 +1544,51 @@ static int c_madvise_submit(unsigned long arg, char *why)
 	sub_bo(&x, b.handle, MSM_SUBMIT_BO_READ);
 	if (sub_run(g_fd, &x, "SUBMIT after WILLNEED", why))
 		BAILG();
+out:
+	bo_free(&b);
+	return ret;
+}
+
+static sigjmp_buf g_sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(g_sigbus_jmp, 1);
+}
+
+/* Read one byte at p: true if that raised SIGBUS. */
+static bool read_gets_sigbus(volatile const uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	volatile bool sigbus = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(g_sigbus_jmp, 1) == 0)
+		(void)*p;
+	else
+		sigbus = true;
+	sigaction(SIGBUS, &old, NULL);
+	return sigbus;
+}
+
+/*
+ * Userspace told the kernel it does not need the BO's pages, then touches a
+ * page of its mapping that was never faulted in: msm_gem_fault() refuses it
+ * with SIGBUS. A kernel warning on the way fails the run: a state that any
+ * process with the render node can reach is no kernel bug to WARN about
+ * (kernel-patches/0002).
+ */
+static int c_madvise_fault(unsigned long arg, char *why)
+{
+	struct bo b = {0};
+	int ret = 0;
+
+	(void)arg;
+	MAKE(&b, g_fd, 4096, MSM_BO_WC);
+	EXPECTG(madvise_bo(g_fd, b.handle, MSM_MADV_DONTNEED, NULL), 0, "DONTNEED");
+	if (!read_gets_sigbus((volatile const uint8_t *)b.map))
+		FAILG("reading the never-faulted mapping of a DONTNEED BO gave no SIGBUS");
 out:
 	bo_free(&b);
 	return ret;
@@ -3112,6 +3159,7 @@ static void register_cases(void)
 	add(c_madvise_handle, 2, "GEM_MADVISE madv 2 on an unknown handle rejected with EINVAL (madv checked first)");
 	add(c_madvise_retained, 0, "GEM_MADVISE WILLNEED/DONTNEED/WILLNEED report retained 1");
 	add(c_madvise_submit, 0, "SUBMIT with a DONTNEED BO rejected with EBUSY, accepted again after WILLNEED");
+	add(c_madvise_fault, 0, "GEM mmap of a DONTNEED BO: a first touch gets SIGBUS");
 	add(c_purge_retained, 0, "GEM_MADVISE WILLNEED after the shrinker purged a DONTNEED BO reports retained 0");
 	add(c_purge_submit, 0, "SUBMIT with a purged BO rejected with EBUSY");
 	add(c_purge_dontneed, 0, "GEM_MADVISE DONTNEED on a purged BO reports retained 0");
