@@ -803,6 +803,36 @@ static void n1_list_masters(const char *name)
 }
 
 /*
+ * The kernel builds the LIST_MASTERS reply in a buffer of its own; every
+ * header byte it sends must be set. cn.flags and msg.id were left as
+ * kmalloc() returned them (6.12.118: w1_process_command_root());
+ * slub_debug=P on kmalloc-4k (images/suites/w1.append) makes such bytes
+ * 0x6b every time instead of whatever the heap held.
+ */
+static void n1_list_masters_zeroed(const char *name)
+{
+	static struct w1_req r;
+	struct xchg *xc = &g_xc;
+	const struct rx_msg *m;
+	uint8_t zero[8] = { 0 };
+
+	xchg_begin(xc, 0, ACK_OTHER);
+	w1_req_init(&r);
+	w1_req_msg(&r, W1_LIST_MASTERS, zero);
+	if (xchg_send(xc, &r, 1, GRACE_MS, -1))
+		FAIL("send: %s", strerror(errno));
+	if (xc->rx.nmsg != 1)
+		FAIL("%d msgs in the reply, expected 1: %s", xc->rx.nmsg, xc->rx.render);
+	m = &xc->rx.msg[0];
+	if (m->cn.flags != 0 || memcmp(m->m.id.id, zero, 8))
+		FAIL("cn flags %#06x, msg id %02x%02x%02x%02x%02x%02x%02x%02x: kernel memory, expected zeros",
+		     m->cn.flags, m->m.id.id[0], m->m.id.id[1], m->m.id.id[2],
+		     m->m.id.id[3], m->m.id.id[4], m->m.id.id[5], m->m.id.id[6],
+		     m->m.id.id[7]);
+	PASS();
+}
+
+/*
  * MASTER_CMD 1 [code], code SEARCH or LIST_SLAVES: data and status reply
  * as flags say, the data listing the four default slaves; ids out.
  */
@@ -1327,6 +1357,39 @@ static void unknown_flag(const char *name, uint16_t flag, uint16_t tag)
 	w1_event_drain(ev_fd);
 }
 
+/*
+ * An unknown flag on a request that holds no w1_netlink_msg (cn.len 0):
+ * the EINVAL reply echoes the cn_msg, and its msg can only be zeros with
+ * the status. 6.12.118 copied 12 bytes from past the end of the request,
+ * out of the socket buffer's tail (w1_netlink_send_error()); slub_debug=P
+ * on skbuff_small_head (images/suites/w1.append) makes them 0x6b.
+ */
+static void n9_flag_empty(const char *name)
+{
+	static struct w1_req r;
+	struct xchg *xc = &g_xc;
+	const struct rx_msg *m;
+	const uint8_t zero[8] = { 0 };
+
+	xchg_begin(xc, 0x8000, ACK_OTHER);
+	w1_req_init(&r);
+	if (xchg_send(xc, &r, 1, GRACE_MS, 0))
+		FAIL("send: %s", strerror(errno));
+	if (xc->rx.nmsg != 1)
+		FAIL("%d msgs in the reply, expected 1: %s", xc->rx.nmsg, xc->rx.render);
+	m = &xc->rx.msg[0];
+	if (m->cn.flags != 0x8000 || m->cn.len != sizeof(m->m) ||
+	    m->m.status != EINVAL)
+		FAIL("reply cn flags %#x len %u status %u, expected 0x8000, %zu, EINVAL: %s",
+		     m->cn.flags, m->cn.len, m->m.status, sizeof(m->m), xc->rx.render);
+	if (m->m.type != 0 || m->m.len != 0 || memcmp(m->m.id.id, zero, 8))
+		FAIL("reply msg type %#x len %u id %02x%02x%02x%02x%02x%02x%02x%02x: bytes the request did not have, expected zeros",
+		     m->m.type, m->m.len, m->m.id.id[0], m->m.id.id[1],
+		     m->m.id.id[2], m->m.id.id[3], m->m.id.id[4], m->m.id.id[5],
+		     m->m.id.id[6], m->m.id.id[7]);
+	PASS();
+}
+
 static void n9_flag_0002(const char *name)
 {
 	unknown_flag(name, 0x0002, 0x0902);
@@ -1823,6 +1886,7 @@ static const struct {
 } cases[] = {
 	{ "setup: master 1 with 4 slaves, background search stopped", c_setup, 1, NULL },
 	{ "N1 LIST_MASTERS: one reply, ack seq+1, master ids [1]", n1_list_masters, 1, NULL },
+	{ "N1 LIST_MASTERS reply header fully set: cn flags 0, msg id 0", n1_list_masters_zeroed, 1, NULL },
 	{ "N2 SEARCH unbundled: data reply (4 ids, ack seq+1), then status (ack echoed)", n2_search, 1, NULL },
 	{ "N2 SEARCH returns the ids in 1-Wire search order", n2_search_order, 1, NULL },
 	{ "N3 SEARCH bundled: one netlink message with data and status cn_msgs", n3_search_bundled, 1, NULL },
@@ -1840,6 +1904,7 @@ static const struct {
 	{ "N4 alarm searches age out the other slaves, SEARCH attaches them again", n4_alarm_ages_out, 1, NULL },
 	{ "unknown cn_msg flag 0x0002", n9_flag_0002, 2, NULL },
 	{ "unknown cn_msg flag 0x8000", n9_flag_8000, 2, NULL },
+	{ "unknown cn_msg flag on an empty request: EINVAL, msg all zeros but status", n9_flag_empty, 1, NULL },
 	{ "unknown cn_msg flag 0xffff", n9_flag_ffff, 2, NULL },
 	{ "N10 ENODEV for an unknown slave ROM sent at once, processing continues", n10_enodev_continues, 1, NULL },
 	{ "N10 ENODEV for master id 99", n10_enodev_master, 1, NULL },
