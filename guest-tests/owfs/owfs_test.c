@@ -631,7 +631,7 @@ static void result(const char *prefix, const char *name, int kind, const char *w
 
 static void print_log_tail(const char *log, int lines)
 {
-	static char buf[65536];
+	static char buf[8<<20];
 	int fd = open(log, O_RDONLY | O_CLOEXEC), n = 0;
 	off_t size;
 	char *p, *s;
@@ -742,8 +742,7 @@ static int run_mode(const struct mode *m)
 		failed++;
 	}
 	ktap_print_msg("%s: %lld ms", m->prefix, now_ms() - start);
-	if (failed)
-		print_log_tail(log, 60);
+	print_log_tail(log, 100000);
 	return failed;
 }
 
@@ -765,8 +764,8 @@ static void restore_host(void)
 }
 
 static const struct mode modes[] = {
-	{ "usb", "-u", NULL, false },
-	{ "w1", "--w1", NEED_W1, true },
+	{ "usb", "-u --error_level=5 --error_print=2", NULL, false },
+	{ "w1", "--w1 --error_level=5 --error_print=2", NEED_W1, true },
 };
 
 int main(void)
