@@ -3,6 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "agpu-int.h"
@@ -10,11 +12,18 @@
 #define AGPU_FNV_BASIS  0x811c9dc5u
 #define AGPU_FNV_PRIME  0x01000193u
 
-void agpu_guest_error(AGpuCore *g, const char *msg)
+void agpu_guest_error(AGpuCore *g, const char *fmt, ...)
 {
-    if (g->ops && g->ops->guest_error) {
-        g->ops->guest_error(g->opaque, msg);
+    char msg[200];
+    va_list ap;
+
+    if (!g->ops || !g->ops->guest_error) {
+        return;
     }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    g->ops->guest_error(g->opaque, msg);
 }
 
 /* MASTER_INT_SIGNAL: one bit per block with an enabled, pending cause */
@@ -219,7 +228,8 @@ static void agpu_write_wptr(AGpuCore *g, uint32_t value)
     if (value >= size) {
         /* the kernel always masks (adreno_flush()); flag, then wrap */
         g->stat_wptr_errors++;
-        agpu_guest_error(g, "agpu: CP_RB_WPTR beyond the ring size");
+        agpu_guest_error(g, "agpu: CP_RB_WPTR 0x%x beyond the ring size "
+                         "(%u dwords)", value, size);
         agpu_raise_cp(g, AGPU_CP_INT_RESERVED_BIT_ERROR);
         value &= size - 1;
     }
@@ -243,7 +253,8 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
         value &= ~AGPU_ME_CNTL_BUSY;
         if (!(value & AGPU_ME_CNTL_HALT) && g->fw_strict &&
             !agpu_fw_valid(g)) {
-            agpu_guest_error(g, "agpu: no valid firmware, ME stays halted");
+            agpu_guest_error(g, "agpu: CP_ME_CNTL 0x%08x: no valid firmware, "
+                             "ME stays halted", value);
             value |= AGPU_ME_CNTL_HALT;
         }
         g->regs[reg] = value;

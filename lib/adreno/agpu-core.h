@@ -18,7 +18,7 @@
  *    CP_ME_CNTL), schedule a bottom half that calls agpu_run(); while
  *    agpu_run() returns true call it again, from a bottom half when
  *    agpu_cp_waiting() is false and from a ~100 us QEMU_CLOCK_VIRTUAL
- *    timer when it is true (a CP_WAIT_REG_MEM polls memory).
+ *    timer when it is true (a CP_WAIT_REG_MEM, _EQ or _GTE polls).
  *  - ops->set_irq() is called whenever the level of the single interrupt
  *    line changes; agpu_sync_irq() re-sends the current level.
  *  - dma_write() must make the data visible before the interrupt that
@@ -111,7 +111,11 @@ typedef struct AGpuCore {
     uint32_t ib_pos[AGPU_IB_DEPTH];     /* dword offset of the next packet */
     uint32_t ib_ret[AGPU_IB_DEPTH];
 
-    /* CP_WAIT_REG_MEM in progress: the packet is re-evaluated per run */
+    /*
+     * CP_WAIT_REG_MEM/_EQ/_GTE in progress: re-evaluated per run.
+     * wait_ctrl is CP_WAIT_REG_MEM's dword 0 (function, signed, memory)
+     * plus AGPU_WAIT_UNMASKED_REF for _EQ/_GTE.
+     */
     uint8_t waiting;
     uint32_t wait_len;          /* packet length to consume when done */
     uint32_t wait_ctrl;
@@ -159,14 +163,14 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value);
 /*
  * Run the CP for at most `budget` packets (a long packet counts one per
  * 64 dwords).  Returns true if it should be called again soon: more
- * ring/IB work, or a CP_WAIT_REG_MEM pending.  Returns false when idle,
+ * ring/IB work, or a CP_WAIT_REG_* pending.  Returns false when idle,
  * halted, hung, or waiting for the rest of a packet beyond CP_RB_WPTR.
  */
 bool agpu_run(AGpuCore *g, uint32_t budget);
 
 /* agpu_run() could make progress now (schedule it after MMIO writes) */
 bool agpu_cp_runnable(const AGpuCore *g);
-/* the CP is stalled in CP_WAIT_REG_MEM: poll from a timer */
+/* the CP is stalled in CP_WAIT_REG_MEM/_EQ/_GTE: poll from a timer */
 bool agpu_cp_waiting(const AGpuCore *g);
 /* the CP has work in flight, is stalled or hung (RBBM_STATUS bit 31) */
 bool agpu_cp_busy(const AGpuCore *g);

@@ -14,6 +14,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "agpu-int.h"
@@ -29,7 +31,7 @@ enum {
     AGPU_STEP_POP,      /* an IB ended */
     AGPU_STEP_IDLE,     /* the ring is empty */
     AGPU_STEP_STARVED,  /* the packet runs beyond CP_RB_WPTR */
-    AGPU_STEP_WAIT,     /* CP_WAIT_REG_MEM not yet satisfied */
+    AGPU_STEP_WAIT,     /* CP_WAIT_REG_* not yet satisfied */
     AGPU_STEP_HUNG,
     AGPU_STEP_ABORT,    /* a register write reset the CP */
 };
@@ -115,8 +117,35 @@ bool agpu_cp_runnable(const AGpuCore *g)
            (g->rb_rptr != g->rb_wptr || g->depth || g->waiting);
 }
 
-static void agpu_cp_error(AGpuCore *g, uint32_t bit, const char *msg)
+/* GPU address of the packet the CP is executing, and its level */
+static uint32_t agpu_cp_pc(const AGpuCore *g)
 {
+    uint32_t i;
+
+    if (g->depth == 0) {
+        return (g->regs[AGPU_REG_CP_RB_BASE] & ~3u) + g->rb_rptr * 4;
+    }
+    i = g->depth - 1;
+    return g->ib_base[i] + g->ib_pos[i] * 4;
+}
+
+static const char *agpu_cp_level(const AGpuCore *g)
+{
+    static const char *const names[] = { "RB", "IB1", "IB2" };
+
+    return g->depth < 3 ? names[g->depth] : "IB?";
+}
+
+/* raise a CP_INT error bit; the message names the packet's address */
+static void __attribute__((format(printf, 3, 4)))
+agpu_cp_error(AGpuCore *g, uint32_t bit, const char *fmt, ...)
+{
+    char msg[160];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
     switch (bit) {
     case AGPU_CP_INT_OPCODE_ERROR:
         g->stat_opcode_errors++;
@@ -130,7 +159,8 @@ static void agpu_cp_error(AGpuCore *g, uint32_t bit, const char *msg)
     default:
         break;
     }
-    agpu_guest_error(g, msg);
+    agpu_guest_error(g, "agpu: %s (%s packet at 0x%08x)", msg,
+                     agpu_cp_level(g), agpu_cp_pc(g));
     agpu_raise_cp(g, bit);
 }
 
@@ -138,21 +168,22 @@ static void agpu_cp_hang(AGpuCore *g, const char *msg)
 {
     g->hung = 1;
     g->stat_hangs++;
-    agpu_guest_error(g, msg);
+    agpu_guest_error(g, "agpu: %s (%s packet at 0x%08x), CP hung", msg,
+                     agpu_cp_level(g), agpu_cp_pc(g));
 }
 
 /*
- * Control registers a user IB may not write once the ring has enabled
- * protected mode: RBBM/MH/MMU, firmware ports, CP ring and interrupt
- * registers.  Scratch and context registers stay writable.
+ * Registers an IB may not write once the ring has enabled protected
+ * mode: everything below CP_INT_CNTL (AGPU_PROTECT_LIMIT), i.e. RBBM
+ * control and soft reset, the MH MMU, the PFP upload port and the CP
+ * ring registers.  Above it stay writable, as on the real a2xx: the CP
+ * interrupt and ME registers, RBBM_PM_OVERRIDE1/2 (which Mesa's a2xx
+ * driver writes in every batch), RBBM_INT_*, the MH arbiter and
+ * interrupt registers, scratch and context registers.
  */
 static bool agpu_reg_protected(uint32_t reg)
 {
-    return reg <= 0x047 ||
-           (reg >= 0x0c0 && reg <= 0x0c1) ||
-           (reg >= 0x1c0 && reg <= 0x1ff) ||
-           (reg >= 0x39b && reg <= 0x3ff) ||
-           (reg >= 0xa40 && reg <= 0xa5f);
+    return reg < AGPU_PROTECT_LIMIT;
 }
 
 /* dwords the CP may fetch at its current level */
@@ -227,7 +258,7 @@ static int agpu_cp_fetch_fault(AGpuCore *g)
 {
     if (g->depth == 0) {
         /* no way past an unreadable ring: look hung to hangcheck */
-        agpu_cp_hang(g, "agpu: cannot fetch from the ring, CP hung");
+        agpu_cp_hang(g, "cannot fetch from the ring");
         return AGPU_STEP_HUNG;
     }
     /* abandon the IB; the MH interrupt has been raised */
@@ -257,7 +288,7 @@ static int agpu_exec_type0(AGpuCore *g, uint32_t hdr, uint32_t len)
     uint32_t n = len - 1;
     uint32_t buf[AGPU_CHUNK];
     uint32_t done = 0, i;
-    bool denied = false;
+    uint32_t denied = 0, denied_reg = 0, denied_val = 0;
 
     while (done < n) {
         uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
@@ -269,7 +300,10 @@ static int agpu_exec_type0(AGpuCore *g, uint32_t hdr, uint32_t len)
             uint32_t r = one_reg ? reg : reg + done + i;
 
             if (check && agpu_reg_protected(r)) {
-                denied = true;
+                if (!denied++) {
+                    denied_reg = r;
+                    denied_val = buf[i];
+                }
                 continue;
             }
             agpu_reg_write(g, r, buf[i]);
@@ -281,7 +315,9 @@ static int agpu_exec_type0(AGpuCore *g, uint32_t hdr, uint32_t len)
     }
     if (denied) {
         agpu_cp_error(g, AGPU_CP_INT_PROTECTED_MODE_ERROR,
-                      "agpu: IB wrote a protected register");
+                      "PKT0 write of protected register 0x%04x value 0x%08x "
+                      "refused (%u of %u writes)", denied_reg, denied_val,
+                      denied, n);
     }
     return AGPU_EXEC_DONE;
 }
@@ -291,7 +327,8 @@ static int agpu_op_ib(AGpuCore *g, const uint32_t *p, uint32_t len)
     uint32_t i = g->depth;
 
     if (i >= AGPU_IB_DEPTH) {
-        agpu_cp_error(g, AGPU_CP_INT_IB_ERROR, "agpu: IB nested too deep");
+        agpu_cp_error(g, AGPU_CP_INT_IB_ERROR,
+                      "IB to 0x%08x (%u dwords) nested too deep", p[0], p[1]);
         return AGPU_EXEC_DONE;
     }
     if (p[1] == 0) {
@@ -424,7 +461,8 @@ static int agpu_wait_check(AGpuCore *g)
         val = agpu_reg_read(g, g->wait_addr);
     }
     return agpu_compare(AGPU_WRM_FUNC(g->wait_ctrl), val & g->wait_mask,
-                        g->wait_ref & g->wait_mask,
+                        g->wait_ctrl & AGPU_WAIT_UNMASKED_REF ?
+                        g->wait_ref : g->wait_ref & g->wait_mask,
                         g->wait_ctrl & AGPU_WRM_SIGNED);
 }
 
@@ -432,15 +470,41 @@ static int agpu_op_wait_reg_mem(AGpuCore *g, const uint32_t *p, uint32_t len)
 {
     if (AGPU_WRM_FUNC(p[0]) == 7) {
         agpu_cp_error(g, AGPU_CP_INT_RESERVED_BIT_ERROR,
-                      "agpu: CP_WAIT_REG_MEM with a reserved function");
+                      "CP_WAIT_REG_MEM 0x%08x with a reserved function",
+                      p[0]);
         return AGPU_EXEC_DONE;
     }
-    g->wait_ctrl = p[0];
+    g->wait_ctrl = p[0] & AGPU_WRM_CTRL_MASK;
     g->wait_addr = p[1];
     g->wait_ref = p[2];
     g->wait_mask = p[3];
     g->wait_len = len;
     /* a faulting poll abandons the packet rather than stalling forever */
+    if (agpu_wait_check(g) != 0) {
+        return AGPU_EXEC_DONE;
+    }
+    g->waiting = 1;
+    return AGPU_EXEC_WAIT;
+}
+
+/*
+ * CP_WAIT_REG_EQ / CP_WAIT_REG_GTE (a2xx-a4xx): [register][value][mask]
+ * [interval], as KGSL's adreno_wait_reg_eq() builds it; the CP stalls
+ * until (register & mask) == value (>= for GTE, unsigned).  The register
+ * is a dword index.  The poll interval (in 16-clock units) is the glue's
+ * timer instead.  Mesa's a2xx driver waits for RBBM_STATUS & 0x5f601000
+ * (or & 0x1000, VGT_BUSY_NO_DMA) to be 0 in every batch; without a 3D
+ * pipe those bits are never set and the wait ends at once.
+ */
+static int agpu_op_wait_reg(AGpuCore *g, bool gte, const uint32_t *p,
+                            uint32_t len)
+{
+    g->wait_ctrl = (gte ? AGPU_WAIT_FUNC_GE : AGPU_WAIT_FUNC_EQ) |
+                   AGPU_WAIT_UNMASKED_REF;
+    g->wait_addr = p[0];
+    g->wait_ref = p[1];
+    g->wait_mask = p[2];
+    g->wait_len = len;
     if (agpu_wait_check(g) != 0) {
         return AGPU_EXEC_DONE;
     }
@@ -491,6 +555,8 @@ static uint32_t agpu_op_min_payload(uint32_t op)
     case AGPU_CP_SET_CONSTANT:
         return 2;
     case AGPU_CP_WAIT_REG_MEM:
+    case AGPU_CP_WAIT_REG_EQ:
+    case AGPU_CP_WAIT_REG_GTE:
         return 4;
     default:
         return 0;
@@ -508,7 +574,8 @@ static int agpu_exec_type3(AGpuCore *g, uint32_t hdr, uint32_t len,
     if (need) {
         if (len - 1 < need) {
             agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR,
-                          "agpu: type-3 packet too short");
+                          "type-3 opcode 0x%02x with %u payload dwords, "
+                          "needs %u", op, len - 1, need);
             return AGPU_EXEC_DONE;
         }
         if (!agpu_cp_fetch(g, 1, p, need)) {
@@ -524,7 +591,8 @@ static int agpu_exec_type3(AGpuCore *g, uint32_t hdr, uint32_t len,
     case AGPU_CP_SET_PROTECTED_MODE:
         if (g->depth > 0 && g->protected_mode) {
             agpu_cp_error(g, AGPU_CP_INT_PROTECTED_MODE_ERROR,
-                          "agpu: IB tried to leave protected mode");
+                          "CP_SET_PROTECTED_MODE %u from an IB refused",
+                          p[0]);
             return AGPU_EXEC_DONE;
         }
         g->protected_mode = p[0] & 1;
@@ -556,6 +624,9 @@ static int agpu_exec_type3(AGpuCore *g, uint32_t hdr, uint32_t len,
         return agpu_op_reg_to_mem(g, p, cost);
     case AGPU_CP_WAIT_REG_MEM:
         return agpu_op_wait_reg_mem(g, p, len);
+    case AGPU_CP_WAIT_REG_EQ:
+    case AGPU_CP_WAIT_REG_GTE:
+        return agpu_op_wait_reg(g, op == AGPU_CP_WAIT_REG_GTE, p, len);
     case AGPU_CP_SET_CONSTANT:
         return agpu_op_set_constant(g, p[0], len);
     default:
@@ -564,7 +635,8 @@ static int agpu_exec_type3(AGpuCore *g, uint32_t hdr, uint32_t len,
             return AGPU_EXEC_DONE;
         }
         agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR,
-                      "agpu: unknown type-3 opcode");
+                      "unknown type-3 opcode 0x%02x (header 0x%08x), "
+                      "%u dwords skipped", op, hdr, len);
         return AGPU_EXEC_DONE;
     }
 }
@@ -593,7 +665,8 @@ static int agpu_cp_step(AGpuCore *g, uint32_t *cost)
             return AGPU_STEP_STARVED;
         }
         agpu_cp_error(g, AGPU_CP_INT_IB_ERROR,
-                      "agpu: packet runs past the end of its IB");
+                      "packet 0x%08x of %u dwords runs past the end of its "
+                      "IB (%u left)", hdr, len, avail);
         agpu_cp_pop(g);
         return AGPU_STEP_DONE;
     }
@@ -606,7 +679,8 @@ static int agpu_cp_step(AGpuCore *g, uint32_t *cost)
         r = agpu_exec_type0(g, hdr, len);
         break;
     case 1:
-        agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR, "agpu: type-1 packet");
+        agpu_cp_error(g, AGPU_CP_INT_OPCODE_ERROR, "type-1 packet 0x%08x",
+                      hdr);
         r = AGPU_EXEC_DONE;
         break;
     case 2:
@@ -632,13 +706,13 @@ static int agpu_cp_step(AGpuCore *g, uint32_t *cost)
     }
 
     if (g->depth > 0 && g->hang_limit && ++g->hang_work >= g->hang_limit) {
-        agpu_cp_hang(g, "agpu: IB ran too long, CP hung");
+        agpu_cp_hang(g, "IB ran too long (hang-limit packets)");
         return AGPU_STEP_HUNG;
     }
     return AGPU_STEP_DONE;
 }
 
-/* re-evaluate a pending CP_WAIT_REG_MEM; true if the CP may go on */
+/* re-evaluate a pending CP_WAIT_REG_*; true if the CP may go on */
 static bool agpu_cp_wait_poll(AGpuCore *g)
 {
     if (agpu_wait_check(g) == 0) {

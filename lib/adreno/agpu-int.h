@@ -14,7 +14,9 @@
 void agpu_update_irq(AGpuCore *g);
 void agpu_raise_cp(AGpuCore *g, uint32_t bits);
 void agpu_raise_mh(AGpuCore *g, uint32_t bits);
-void agpu_guest_error(AGpuCore *g, const char *msg);
+/* a guest error for ops->guest_error(), printf-style */
+void agpu_guest_error(AGpuCore *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* agpu-cp.c */
 uint32_t agpu_rb_size(const AGpuCore *g);

@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "agpu-int.h"
@@ -36,7 +37,8 @@ static void agpu_stl_le(uint8_t *b, uint32_t v)
 static void agpu_mmu_fault(AGpuCore *g, uint64_t va, bool write)
 {
     g->stat_mmu_faults++;
-    agpu_guest_error(g, "agpu: gpummu page fault");
+    agpu_guest_error(g, "agpu: gpummu page fault, %s VA 0x%08" PRIx64,
+                     write ? "write" : "read", va);
     /* the first fault stays latched until MH_INTERRUPT_CLEAR */
     if (!(g->regs[AGPU_REG_MH_INTERRUPT_STATUS] &
           AGPU_MH_INT_MMU_PAGE_FAULT)) {
@@ -50,7 +52,8 @@ static void agpu_mmu_fault(AGpuCore *g, uint64_t va, bool write)
 static void agpu_bus_error(AGpuCore *g, uint64_t pa, bool write)
 {
     g->stat_bus_errors++;
-    agpu_guest_error(g, "agpu: DMA bus error");
+    agpu_guest_error(g, "agpu: DMA bus error, %s PA 0x%08" PRIx64,
+                     write ? "write" : "read", pa);
     g->regs[AGPU_REG_MH_AXI_ERROR] = (uint32_t)pa;
     agpu_raise_mh(g, write ? AGPU_MH_INT_AXI_WRITE_ERROR :
                              AGPU_MH_INT_AXI_READ_ERROR);

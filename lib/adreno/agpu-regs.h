@@ -175,6 +175,8 @@
 #define AGPU_CP_SET_BIN                 0x4c
 #define AGPU_CP_SET_BIN_MASK            0x50
 #define AGPU_CP_SET_BIN_SELECT          0x51
+#define AGPU_CP_WAIT_REG_EQ             0x52
+#define AGPU_CP_WAIT_REG_GTE            0x53
 #define AGPU_CP_CONTEXT_UPDATE          0x5e
 #define AGPU_CP_SET_PROTECTED_MODE      0x5f
 
@@ -190,6 +192,27 @@
 #define AGPU_WRM_FUNC(v)                ((v) & 0x7u)
 #define AGPU_WRM_SIGNED                 (1u << 3)
 #define AGPU_WRM_MEMORY                 (1u << 4)
+#define AGPU_WRM_CTRL_MASK              0x1fu
+/* wait functions, shared with CP_WAIT_REG_EQ (==) and _GTE (>=) */
+#define AGPU_WAIT_FUNC_EQ               3
+#define AGPU_WAIT_FUNC_GE               5
+/*
+ * Internal to AGpuCore.wait_ctrl, never a packet bit: compare against
+ * the reference as given (CP_WAIT_REG_EQ/GTE, "(reg & mask) == value"),
+ * not against reference & mask (CP_WAIT_REG_MEM).
+ */
+#define AGPU_WAIT_UNMASKED_REF          (1u << 31)
+
+/*
+ * Protected mode: PKT0 writes below this register are refused.  The
+ * a2xx microcode takes the bound from CP_ME_INIT's protection word,
+ * 0x200001f2 from the msm driver and KGSL alike; KGSL documents it as
+ * "protected mode error checking below register address 0x800 [...] if
+ * CP_INTERRUPT packet is used then checking needs to change to below
+ * register address 0x7C8" (byte addresses: 0x7c8 / 4 = 0x1f2,
+ * CP_INT_CNTL).  Both drivers use CP_INTERRUPT.
+ */
+#define AGPU_PROTECT_LIMIT              0x01f2
 
 /* CP_SET_CONSTANT dword 0 */
 #define AGPU_SETC_TYPE(v)               (((v) >> 16) & 0xffu)

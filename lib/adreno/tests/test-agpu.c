@@ -57,6 +57,7 @@ typedef struct Fake {
     uint32_t watch_reads;
 
     uint32_t guest_errors;
+    char last_error[256];
 
     /* kernel side */
     uint32_t pt_pa;
@@ -151,8 +152,8 @@ static void fake_guest_error(void *opaque, const char *msg)
 {
     Fake *f = opaque;
 
-    (void)msg;
     f->guest_errors++;
+    g_strlcpy(f->last_error, msg, sizeof(f->last_error));
 }
 
 static const AGpuOps fake_ops = {
@@ -923,7 +924,7 @@ static void test_pm4_type1_and_unknown(void)
     g_assert_true(f->irq);
     g_assert_cmphex(kernel_irq(f).cp, ==, AGPU_CP_INT_OPCODE_ERROR);
 
-    /* unknown opcode 0xee with 3 dwords: skipped, not halted */
+    /* unknown opcode 0xee with 3 dwords: skipped, not halted; named */
     out_ring(f, AGPU_PM4_PKT3(0xee, 3));
     out_ring(f, AGPU_PM4_PKT3(AGPU_CP_MEM_WRITE, 2));
     out_ring(f, dst);
@@ -941,6 +942,8 @@ static void test_pm4_type1_and_unknown(void)
     g_assert_cmphex(va_r32(f, dst + 4), ==, 2);
     g_assert_cmphex(kernel_irq(f).cp, ==, AGPU_CP_INT_OPCODE_ERROR);
     g_assert_cmpuint(f->gpu.stat_opcode_errors, ==, 3);
+    g_assert_nonnull(strstr(f->last_error, "opcode 0x3c with 2 payload "
+                            "dwords, needs 4 (RB packet at 0x"));
     assert_sane_idle(f);
     fake_free(f);
 }
@@ -1643,6 +1646,156 @@ static void test_wait_cancelled_by_reset(void)
     fake_free(f);
 }
 
+/*
+ * CP_WAIT_REG_EQ / CP_WAIT_REG_GTE: [register][value][mask][interval];
+ * the CP stalls until (register & mask) == value (>= for GTE, unsigned),
+ * polled once per agpu_run() like CP_WAIT_REG_MEM.
+ */
+static void test_wait_reg_eq_gte(void)
+{
+    const uint32_t r6 = AGPU_REG_CP_SCRATCH_REG0 + 6;
+    const uint32_t r7 = AGPU_REG_CP_SCRATCH_REG0 + 7;
+    Fake *f = fake_booted();
+    uint32_t dst = bo_new(f, 1, PROT_RW);
+    uint32_t w[] = {
+        AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_EQ, 4), r6, 0x5, 0xff, 1,
+        AGPU_PM4_PKT3(AGPU_CP_MEM_WRITE, 2), dst, 1,
+        AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_GTE, 4), r7, 0x10, 0xffff, 1,
+        AGPU_PM4_PKT3(AGPU_CP_MEM_WRITE, 2), dst + 4, 2,
+    };
+    uint32_t rptr0 = f->ring_cur, seqno, i;
+
+    seqno = kernel_submit(f, ib_new(f, w, G_N_ELEMENTS(w)),
+                          G_N_ELEMENTS(w));
+    for (i = 0; i < 20; i++) {
+        g_assert_true(agpu_run(&f->gpu, 256));
+        g_assert_true(agpu_cp_waiting(&f->gpu));
+    }
+    g_assert_cmpuint(rd(f, AGPU_REG_CP_RB_RPTR), ==, rptr0);
+    g_assert_true(rd(f, AGPU_REG_RBBM_STATUS) & AGPU_RBBM_STATUS_GUI_ACTIVE);
+    g_assert_cmphex(va_r32(f, dst), ==, 0);
+
+    /* EQ: bits outside the mask do not matter in the register... */
+    wr(f, r6, 0xab05);
+    /* ...GTE: 0xf < 0x10 keeps waiting */
+    wr(f, r7, 0xf);
+    g_assert_true(agpu_run(&f->gpu, 256));
+    g_assert_cmphex(va_r32(f, dst), ==, 1);
+    g_assert_cmphex(va_r32(f, dst + 4), ==, 0);
+    g_assert_true(agpu_cp_waiting(&f->gpu));
+    /* GTE compares the masked register: 0xffff0000 & 0xffff = 0 */
+    wr(f, r7, 0xffff0000);
+    g_assert_true(agpu_run(&f->gpu, 256));
+    /* unsigned: 0x8000 >= 0x10 */
+    wr(f, r7, 0x00008000);
+    g_assert_false(agpu_run(&f->gpu, 256));
+    g_assert_cmphex(va_r32(f, dst + 4), ==, 2);
+    g_assert_cmphex(fence(f), ==, seqno);
+    g_assert_false(agpu_cp_waiting(&f->gpu));
+    g_assert_cmphex(kernel_irq(f).cp, ==, AGPU_CP_INT_RB);
+    g_assert_cmpuint(f->gpu.stat_opcode_errors, ==, 0);
+    assert_sane_idle(f);
+
+    /*
+     * Unlike CP_WAIT_REG_MEM the value is not masked: value 0x105 with
+     * mask 0xff can never match, the CP waits until hangcheck's reset.
+     */
+    {
+        uint32_t w2[] = {
+            AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_EQ, 4), r6, 0x105, 0xff, 1,
+        };
+
+        wr(f, r6, 0x105);
+        seqno = kernel_submit(f, ib_new(f, w2, 5), 5);
+        for (i = 0; i < 100; i++) {
+            g_assert_true(agpu_run(&f->gpu, 256));
+        }
+        g_assert_cmphex(fence(f), !=, seqno);
+        va_w32(f, f->memptrs_va + 4, seqno);
+        wr(f, AGPU_REG_RBBM_SOFT_RESET, 1);
+        wr(f, AGPU_REG_RBBM_SOFT_RESET, 0);
+        g_assert_false(agpu_cp_waiting(&f->gpu));
+        g_assert_true(kernel_hw_init(f, &fw_good));
+    }
+
+    /* a payload shorter than four dwords is an opcode error, skipped */
+    {
+        uint32_t w3[] = {
+            AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_GTE, 3), r7, 0, 0,
+            AGPU_PM4_PKT3(AGPU_CP_MEM_WRITE, 2), dst + 8, 3,
+        };
+
+        seqno = run_ib(f, w3, G_N_ELEMENTS(w3));
+        g_assert_cmphex(fence(f), ==, seqno);
+        g_assert_cmphex(va_r32(f, dst + 8), ==, 3);
+        g_assert_nonnull(strstr(f->last_error, "opcode 0x53 with 3 payload "
+                                "dwords, needs 4"));
+        g_assert_cmphex(kernel_irq(f).cp, ==,
+                        AGPU_CP_INT_OPCODE_ERROR | AGPU_CP_INT_RB);
+    }
+    assert_sane_idle(f);
+    fake_free(f);
+}
+
+/*
+ * The IB Debian's Mesa 22.3.6 (freedreno fd2, a20x path) submits for its
+ * first clear into a framebuffer object, the start of fd2_emit_restore()
+ * as the guest's mesa suite captured it, plus the a20x draw workaround
+ * (fd2_draw.c: CP_WAIT_REG_EQ on VGT_BUSY_NO_DMA, then a dummy
+ * CP_DRAW_INDX_BIN) and the userspace fence.  On the real a200 this
+ * raises nothing but the fence; so must the model: no OPCODE_ERROR for
+ * CP_WAIT_REG_EQ, no PROTECTED_MODE_ERROR for RBBM_PM_OVERRIDE1/2.
+ */
+static void test_mesa_fd2_restore(void)
+{
+    Fake *f = fake_booted();
+    uint32_t ctrl = bo_new(f, 1, PROT_RW);
+    uint32_t w[] = {
+        AGPU_PM4_PKT0(0x0f01, 1), 0x1c004046,           /* RB_BC_CONTROL */
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040293, 0x00000020,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040316, 0x00000002,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040317, 0x00000002,
+        AGPU_PM4_PKT0(0x0444, 1), 0,                    /* CP_PERFMON_CNTL */
+        AGPU_PM4_PKT0(AGPU_REG_RBBM_PM_OVERRIDE1, 2), 0xffffffff, 0x00000fff,
+        AGPU_PM4_PKT0(0x0e1e, 1), 0x00000002,           /* TP0_CHICKEN */
+        AGPU_PM4_PKT3(AGPU_CP_INVALIDATE_STATE, 1), 0x00007fff,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040307, 0x00100020,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040308, 0x000e0120,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 3), 0x00040100, 0xffffffff, 0,
+        AGPU_PM4_PKT3(AGPU_CP_SET_BIN_BASE_OFFSET, 1), 0,   /* DRAW_INIT_FLAGS */
+        AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_EQ, 4),
+        AGPU_REG_RBBM_STATUS, 0x00000000, 0x5f601000, 0x00000001,
+        AGPU_PM4_PKT0(0x0d02, 1), 0x00000180,   /* SQ_INST_STORE_MANAGMENT */
+        AGPU_PM4_PKT3(AGPU_CP_INVALIDATE_STATE, 1), 0x00000300,
+        AGPU_PM4_PKT3(AGPU_CP_SET_SHADER_BASES, 1), 0x80000180,
+        AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 13), 0, 0, 0, 0, 0, 0x469c4000,
+        0x3f800000, 0x3f000000, 0, 0x40000000, 0x3f400000, 0x3ec00000,
+        0x3e800000,
+        AGPU_PM4_PKT0(0x0e00, 1), 0x00000001,           /* TC_CNTL_STATUS */
+        AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_EQ, 4),
+        AGPU_REG_RBBM_STATUS, 0x00000000, 0x00001000, 0x00000001,
+        AGPU_PM4_PKT3(AGPU_CP_DRAW_INDX_BIN, 6), 0, 0x0003c004, 0, 3,
+        ctrl + 64, 6,
+        AGPU_PM4_PKT3(AGPU_CP_EVENT_WRITE, 3), AGPU_EVENT_CACHE_FLUSH_TS,
+        ctrl, 1,
+    };
+    uint32_t seqno;
+
+    seqno = run_ib(f, w, G_N_ELEMENTS(w));
+    g_assert_cmphex(fence(f), ==, seqno);
+    g_assert_cmphex(va_r32(f, ctrl), ==, 1);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_PM_OVERRIDE1), ==, 0xffffffff);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_PM_OVERRIDE2), ==, 0x00000fff);
+    g_assert_cmphex(rd(f, 0x0f01), ==, 0x1c004046);
+    g_assert_cmphex(rd(f, 0x2293), ==, 0x20);
+    g_assert_cmpuint(f->gpu.stat_opcode_errors, ==, 0);
+    g_assert_cmpuint(f->gpu.stat_protect_errors, ==, 0);
+    g_assert_cmpuint(f->guest_errors, ==, 0);
+    g_assert_cmphex(kernel_irq(f).cp, ==, AGPU_CP_INT_RB);
+    assert_sane_idle(f);
+    fake_free(f);
+}
+
 /* ---- hangs and recovery ---- */
 
 static void check_hang_and_recover(Fake *f, uint32_t ib, uint32_t ndw)
@@ -1787,24 +1940,30 @@ static void test_hang_wait_forever(void)
 
 /* ---- protected mode ---- */
 
+/*
+ * Protected mode refuses IB writes below CP_INT_CNTL (AGPU_PROTECT_LIMIT,
+ * from the 0x200001f2 protection word of CP_ME_INIT) and allows the rest,
+ * RBBM_PM_OVERRIDE1/2 and the MH interrupt registers included.
+ */
 static void test_protected_mode(void)
 {
     Fake *f = fake_booted();
     uint32_t w[] = {
-        AGPU_PM4_PKT0(AGPU_REG_CP_INT_CNTL, 1), 0,
         AGPU_PM4_PKT0(AGPU_REG_MH_MMU_CONFIG, 1), 0,
         AGPU_PM4_PKT0(AGPU_REG_MH_MMU_PT_BASE, 1), 0x1000,
         AGPU_PM4_PKT0(AGPU_REG_CP_RB_BASE, 1), 0,
         AGPU_PM4_PKT0(AGPU_REG_RBBM_SOFT_RESET, 1), 1,
-        AGPU_PM4_PKT0(AGPU_REG_MH_INTERRUPT_MASK, 1), 0,
-        AGPU_PM4_PKT0(AGPU_REG_CP_ME_RAM_WADDR, 1), 0,
         AGPU_PM4_PKT0(AGPU_REG_CP_PFP_UCODE_ADDR, 1), 0,
-        /* spans 0x1ff (protected) and 0x200 (not) */
-        AGPU_PM4_PKT0(0x1ff, 2), 0x11, 0x22,
+        /* spans 0x1f1 (protected) and CP_INT_CNTL 0x1f2 (not) */
+        AGPU_PM4_PKT0(AGPU_PROTECT_LIMIT - 1, 2), 0x11, HW_CP_INT_CNTL,
         AGPU_PM4_PKT0(AGPU_REG_CP_SCRATCH_REG0 + 3, 1), 0x1234,
         AGPU_PM4_PKT0(0x2200, 1), 0x4321,
+        /* what Mesa's fd2_emit_restore() writes, and more above 0x1f2 */
+        AGPU_PM4_PKT0(AGPU_REG_RBBM_PM_OVERRIDE1, 2), 0xffffffff, 0xfff,
+        AGPU_PM4_PKT0(AGPU_REG_RBBM_DEBUG, 1), 0x00080001,
+        AGPU_PM4_PKT0(AGPU_REG_MH_INTERRUPT_MASK, 1), 7,
+        AGPU_PM4_PKT0(AGPU_REG_CP_DEBUG, 1), 0x02000001,
         AGPU_PM4_PKT3(AGPU_CP_SET_PROTECTED_MODE, 1), 0,
-        AGPU_PM4_PKT0(AGPU_REG_CP_DEBUG, 1), 0,
     };
     uint32_t seqno;
     IrqResult r;
@@ -1812,32 +1971,48 @@ static void test_protected_mode(void)
     g_assert_true(f->gpu.protected_mode);
     seqno = run_ib(f, w, G_N_ELEMENTS(w));
     g_assert_cmphex(fence(f), ==, seqno);
-    g_assert_cmphex(rd(f, AGPU_REG_CP_INT_CNTL), ==, HW_CP_INT_CNTL);
     g_assert_cmphex(rd(f, AGPU_REG_MH_MMU_CONFIG), ==, HW_MMU_CONFIG);
     g_assert_cmphex(rd(f, AGPU_REG_MH_MMU_PT_BASE), ==, f->pt_pa);
     g_assert_cmphex(rd(f, AGPU_REG_CP_RB_BASE), ==, f->ring_va);
     g_assert_cmphex(rd(f, AGPU_REG_RBBM_SOFT_RESET), ==, 0);
-    g_assert_cmphex(rd(f, AGPU_REG_MH_INTERRUPT_MASK), ==, 7);
-    g_assert_cmpuint(f->gpu.me_count, ==, G_N_ELEMENTS(fw_pm4) - 1);
-    g_assert_cmphex(rd(f, 0x1ff), ==, 0);
-    g_assert_cmphex(rd(f, 0x200), ==, 0x22);
+    g_assert_cmpuint(f->gpu.pfp_count, ==, G_N_ELEMENTS(fw_pfp) - 1);
+    g_assert_cmphex(rd(f, AGPU_PROTECT_LIMIT - 1), ==, 0);
+    g_assert_cmphex(rd(f, AGPU_REG_CP_INT_CNTL), ==, HW_CP_INT_CNTL);
     g_assert_cmphex(rd(f, AGPU_REG_CP_SCRATCH_REG0 + 3), ==, 0x1234);
     g_assert_cmphex(rd(f, 0x2200), ==, 0x4321);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_PM_OVERRIDE1), ==, 0xffffffff);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_PM_OVERRIDE2), ==, 0xfff);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_DEBUG), ==, 0x00080001);
+    g_assert_cmphex(rd(f, AGPU_REG_MH_INTERRUPT_MASK), ==, 7);
+    g_assert_cmphex(rd(f, AGPU_REG_CP_DEBUG), ==, 0x02000001);
     g_assert_true(f->gpu.protected_mode);
-    g_assert_cmphex(rd(f, AGPU_REG_CP_DEBUG), ==, 0x02000000);
-    g_assert_cmpuint(f->gpu.stat_protect_errors, ==, 11);
+    /* one error per refused packet (5 + the span) and one per mode change */
+    g_assert_cmpuint(f->gpu.stat_protect_errors, ==, 7);
+    g_assert_nonnull(strstr(f->last_error, "CP_SET_PROTECTED_MODE 0"));
     r = kernel_irq(f);
     g_assert_cmphex(r.cp, ==, AGPU_CP_INT_PROTECTED_MODE_ERROR |
                     AGPU_CP_INT_RB);
 
-    /* from the ring (the kernel) the same writes are allowed */
-    out_ring(f, AGPU_PM4_PKT0(AGPU_REG_CP_DEBUG, 1));
-    out_ring(f, 0x5);
+    /* the message names the register, the value and the IB */
+    {
+        uint32_t w2[] = { AGPU_PM4_PKT0(AGPU_REG_MH_MMU_VA_RANGE, 1), 0xbad };
+
+        run_ib(f, w2, G_N_ELEMENTS(w2));
+        g_assert_nonnull(strstr(f->last_error, "register 0x0041 value "
+                                "0x00000bad refused (1 of 1 writes)"));
+        g_assert_nonnull(strstr(f->last_error, "IB1 packet at 0x"));
+        g_assert_cmphex(kernel_irq(f).cp, ==,
+                        AGPU_CP_INT_PROTECTED_MODE_ERROR | AGPU_CP_INT_RB);
+    }
+
+    /* from the ring (the kernel) protected registers stay writable */
+    out_ring(f, AGPU_PM4_PKT0(AGPU_REG_RBBM_CNTL, 1));
+    out_ring(f, 0x4443);
     out_ring(f, AGPU_PM4_PKT3(AGPU_CP_SET_PROTECTED_MODE, 1));
     out_ring(f, 0);
     flush(f);
     kick(f);
-    g_assert_cmphex(rd(f, AGPU_REG_CP_DEBUG), ==, 0x5);
+    g_assert_cmphex(rd(f, AGPU_REG_RBBM_CNTL), ==, 0x4443);
     g_assert_false(f->gpu.protected_mode);
     g_assert_false(f->irq);
     assert_sane_idle(f);
@@ -2000,7 +2175,7 @@ static const uint32_t garbage_ops[] = {
     AGPU_CP_MEM_WRITE, AGPU_CP_REG_TO_MEM, AGPU_CP_WAIT_REG_MEM,
     AGPU_CP_EVENT_WRITE, AGPU_CP_INTERRUPT, AGPU_CP_SET_CONSTANT,
     AGPU_CP_SET_PROTECTED_MODE, AGPU_CP_ME_INIT, AGPU_CP_WAIT_FOR_IDLE,
-    AGPU_CP_DRAW_INDX,
+    AGPU_CP_DRAW_INDX, AGPU_CP_WAIT_REG_EQ, AGPU_CP_WAIT_REG_GTE,
 };
 
 #define GARBAGE_VA      0x01800000u
@@ -2212,6 +2387,8 @@ int main(int argc, char **argv)
     g_test_add_func("/agpu/wait/functions", test_wait_functions);
     g_test_add_func("/agpu/wait/cancelled-by-reset",
                     test_wait_cancelled_by_reset);
+    g_test_add_func("/agpu/wait/reg-eq-gte", test_wait_reg_eq_gte);
+    g_test_add_func("/agpu/mesa/fd2-restore", test_mesa_fd2_restore);
     g_test_add_func("/agpu/hang/self-ref-ib", test_hang_self_ref_ib);
     g_test_add_func("/agpu/hang/small-limit", test_hang_small_limit);
     g_test_add_func("/agpu/hang/wait-forever", test_hang_wait_forever);

@@ -87,7 +87,7 @@ static const AGpuOps agpu_ops = {
  * against re-entrancy: a DMA write aimed at our own MMIO window is dropped
  * by the memory core instead of recursing into the core. When the budget
  * runs out, run again from the next main loop iteration; when the CP
- * waits in CP_WAIT_REG_MEM, poll it from a virtual-clock timer.
+ * waits in CP_WAIT_REG_MEM/_EQ/_GTE, poll it from a virtual-clock timer.
  */
 static void agpu_bh(void *opaque)
 {
