@@ -3,7 +3,9 @@
 # the prompt, run commands that need the emulated hardware, read their output,
 # quit with poweroff, and check that no QEMU process is left behind.
 # TAP output; "# time to prompt: S s" is wall time from the command to the
-# prompt, cache checks included. Extra arguments go to "patchbay shell".
+# prompt, cache checks included. Extra arguments go to "patchbay shell",
+# which also gets Debian's usbutils (--guest-packages): its lsusb must list
+# the emulated DS2490.
 set -u
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 session=patchbay-shell-test-$$
@@ -14,7 +16,7 @@ now() { date +%s.%N; }
 # The shell sits in tmux; the pane reports the exit code when patchbay ends.
 start=$(now)
 tmux new-session -d -s "$session" -x 160 -y 50 \
-    "$root/scripts/patchbay shell $*; echo patchbay-shell-exited=\$?; sleep 60"
+    "$root/scripts/patchbay shell --guest-packages usbutils $*; echo patchbay-shell-exited=\$?; sleep 60"
 sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 
 wait_for -F 'patchbay:/root# ' 120
@@ -35,6 +37,12 @@ screen | grep -q 'renderD128'
 ok $? "the emulated GPU is there (/dev/dri/renderD128)"
 screen | grep -q '28-00000a1b2c3d'
 ok $? "the emulated DS18B20 is on the 1-Wire bus"
+
+# A Debian arm64 program in the guest, with the libraries it needs.
+tmux send-keys -t "$session" 'lsusb; echo end-$((6 * 8))' Enter
+wait_for -F 'end-48' 30
+screen | grep -q 'Bus 00[0-9] Device 00[0-9]: ID 04fa:2490'
+ok $? "Debian's lsusb lists the emulated DS2490 (04fa:2490) (--guest-packages usbutils)"
 
 tmux send-keys -t "$session" 'poweroff' Enter
 wait_for -F 'patchbay-shell-exited=0' 30
