@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mesa.h - what the parts of mesa_egl share: the cases and their results,
+ * the reports the Mesa child sends the parent (mesa_child.c,
+ * mesa_main.c), the time helpers.
+ */
+#ifndef PATCHBAY_MESA_H
+#define PATCHBAY_MESA_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The EGL driver Mesa must load, freedreno's msm_dri.so, not swrast */
+#define WANT_DRIVER	"msm"
+
+/* What a case returns; R_START and R_DIAG are reports only */
+enum { R_PASS, R_FAIL, R_SKIP, R_START, R_DIAG };
+
+#define WHY_LEN		480
+#define PASS()		return R_PASS
+#define FAIL(...)	do { snprintf(why, WHY_LEN, __VA_ARGS__); return R_FAIL; } while (0)
+#define SKIP(...)	do { snprintf(why, WHY_LEN, __VA_ARGS__); return R_SKIP; } while (0)
+
+/* A case: its KTAP name, and a function that says why it failed or skipped */
+struct mcase {
+	const char *name;
+	int (*fn)(char *why);
+};
+
+/* The Mesa cases, run in order in the child (mesa_egl.c) */
+extern const struct mcase mesa_cases[];
+extern const size_t mesa_ncases;
+
+/* From the Mesa child: case idx started or ended, or a diagnostic */
+struct report {
+	int idx;
+	int kind;
+	char text[WHY_LEN];
+};
+
+/* The child: runs mesa_cases, reports on report_fd, waits on ack_fd */
+void mesa_child(int report_fd, int ack_fd) __attribute__((noreturn));
+
+/* A diagnostic line in the parent's KTAP: from the child, any thread */
+void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static inline long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static inline void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+#endif /* PATCHBAY_MESA_H */
