@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * msm_cpint - can a render-node client flood the kernel log through the
+ * msm_irqlog - can a render-node client flood the kernel log through the
  * GPU's error interrupts?
  *
  * a2xx_irq() (drivers/gpu/drm/msm/adreno/a2xx_gpu.c) prints a line for
@@ -177,7 +177,7 @@ static int run_flood(const struct flood *f, char *why)
 	}
 	ms = (mono_ns() - t0) / 1000000;
 
-	snprintf(marker, sizeof(marker), "patchbay-msm_cpint: counted %d submits at %lld",
+	snprintf(marker, sizeof(marker), "patchbay-msm_irqlog: counted %d submits at %lld",
 		 FLOOD_SUBMITS, (long long)t0);
 	{
 		char line[128];
