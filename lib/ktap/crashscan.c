@@ -224,6 +224,12 @@ crash_scanner_feed(CrashScanner *s, const char *line, const char *running_test)
     const char *shown = kernel_message ? kernel_message : copy;
     const char *text = kernel_message ? ktap_printk_body(kernel_message) : copy;
 
+    /* the second half of a time prefix that user-space output split */
+    if (!kernel_message && ktap_printk_tail_body(copy)) {
+        kernel_message = copy;
+        text = ktap_printk_tail_body(copy);
+    }
+
     if (g_str_equal(text, "------------[ cut here ]------------")) {
         /* a new splat begins; it becomes a report once its WARNING / BUG line follows */
         close_report(s);

@@ -161,6 +161,48 @@ ktap_printk_body(const char *s)
     return q;
 }
 
+/*
+ * A console line written by user space while the kernel was printing its
+ * time prefix holds the two halves apart: "[    0.70688" + user text on one
+ * line, "7] Kernel panic - ..." on a later one.
+ */
+const char *
+ktap_skip_printk_head(const char *line)
+{
+    const char *q = line;
+
+    if (q == NULL || *q != '[' || ktap_printk_body(q))
+        return line;
+    q++;
+    while (*q == ' ')
+        q++;
+    if (!g_ascii_isdigit(*q))
+        return line;
+    while (g_ascii_isdigit(*q))
+        q++;
+    if (*q == '.') {
+        q++;
+        while (g_ascii_isdigit(*q))
+            q++;
+    }
+    /* no "]": the rest of the prefix is on a later line */
+    return *q == ']' ? line : q;
+}
+
+const char *
+ktap_printk_tail_body(const char *line)
+{
+    const char *q = line;
+
+    if (q == NULL)
+        return NULL;
+    while (g_ascii_isdigit(*q) || *q == '.')
+        q++;
+    if (q == line || q - line > 14 || q[0] != ']' || q[1] != ' ')
+        return NULL;
+    return q + 2;
+}
+
 const char *
 ktap_find_printk_prefix(const char *line)
 {
@@ -581,9 +623,12 @@ ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
     gsize len = kernel_message ? (gsize) (kernel_message - line) : strlen(line);
     while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
         len--;
+    /* the second half of a split time prefix: the line is the kernel's */
+    if (!kernel_message && ktap_printk_tail_body(line))
+        len = 0;
 
     g_autofree char *copy = g_strndup(line, len);
-    const char *text = copy;
+    const char *text = ktap_skip_printk_head(copy);
     int indent = 0;
 
     while (*text == '\r')

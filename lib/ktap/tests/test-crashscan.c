@@ -372,6 +372,27 @@ test_kernel_message_mid_line(void)
 }
 
 static void
+test_split_printk_prefix(void)
+{
+    g_autoptr(CrashScanner) scanner = crash_scanner_new();
+
+    /* user space wrote while the kernel printed its time prefix (sysrq-c) */
+    crash_scanner_feed(scanner, "[    0.70688    ok 1 before the crash", "harness-panic/panic");
+    crash_scanner_feed(scanner, "    # crashing the kernel with sysrq-c during case 2", "harness-panic/panic");
+    crash_scanner_feed(scanner, "7] Kernel panic - not syncing: sysrq triggered crash", "harness-panic/panic");
+    crash_scanner_feed(scanner, "[    0.708192] CPU: 1 UID: 0 PID: 38 Comm: panic Not tainted 6.12.118 #5", NULL);
+
+    GPtrArray *reports = crash_scanner_reports(scanner);
+    g_assert_cmpuint(reports->len, ==, 1);
+    CrashReport *r = g_ptr_array_index(reports, 0);
+    g_assert_cmpstr(r->kind, ==, "panic");
+    g_assert_cmpstr(r->test, ==, "harness-panic/panic");
+    g_assert_cmpstr(r->excerpt, ==,
+                    "7] Kernel panic - not syncing: sysrq triggered crash\n"
+                    "[    0.708192] CPU: 1 UID: 0 PID: 38 Comm: panic Not tainted 6.12.118 #5");
+}
+
+static void
 test_trigger_kinds(void)
 {
     static const struct {
@@ -471,6 +492,7 @@ main(int argc, char **argv)
     g_test_add_func("/crashscan/trigger-names-in-ktap", test_trigger_names_in_ktap);
     g_test_add_func("/crashscan/unprefixed-console", test_unprefixed_console);
     g_test_add_func("/crashscan/kernel-message-mid-line", test_kernel_message_mid_line);
+    g_test_add_func("/crashscan/split-printk-prefix", test_split_printk_prefix);
     g_test_add_func("/crashscan/trigger-kinds", test_trigger_kinds);
     g_test_add_func("/crashscan/excerpt-cap", test_excerpt_cap);
 

@@ -624,6 +624,42 @@ test_printk_prefix(void)
     const char *line = "ok 1 x[    0.123456] y";
     g_assert_true(ktap_find_printk_prefix(line) == line + 6);
     g_assert_null(ktap_find_printk_prefix("ok 1 [1.5] [a]"));
+
+    /* a time prefix split by user-space output (seen on a sysrq-c panic) */
+    g_assert_cmpstr(ktap_skip_printk_head("[    0.70688    ok 1 x"), ==, "    ok 1 x");
+    g_assert_cmpstr(ktap_skip_printk_head("[    0    ok 1 x"), ==, "    ok 1 x");
+    g_assert_cmpstr(ktap_skip_printk_head("[    0.706887] k"), ==, "[    0.706887] k");
+    g_assert_cmpstr(ktap_skip_printk_head("[1.5] name"), ==, "[1.5] name");
+    g_assert_cmpstr(ktap_skip_printk_head("[a] name"), ==, "[a] name");
+    g_assert_cmpstr(ktap_skip_printk_head("ok 1 x"), ==, "ok 1 x");
+    g_assert_cmpstr(ktap_printk_tail_body("7] Kernel panic"), ==, "Kernel panic");
+    g_assert_cmpstr(ktap_printk_tail_body(".706887] Kernel panic"), ==, "Kernel panic");
+    g_assert_null(ktap_printk_tail_body("ok 7] x"));
+    g_assert_null(ktap_printk_tail_body("] x"));
+    g_assert_null(ktap_printk_tail_body("7]x"));
+    g_assert_null(ktap_printk_tail_body(NULL));
+}
+
+/* The case's result line survives a kernel time prefix split around it. */
+static void
+test_split_printk_prefix(void)
+{
+    const char *const lines[] = {
+        "KTAP version 1",
+        "1..2",
+        "[    0.70688ok 1 before the crash",
+        "# crashing the kernel",
+        "7] Kernel panic - not syncing: sysrq triggered crash",
+        "not ok 2 crash",
+        NULL,
+    };
+    g_autoptr(KtapParser) parser = parse_lines(lines, TRUE);
+    KtapTest *root = ktap_parser_root(parser);
+
+    g_assert_cmpuint(root->subtests->len, ==, 2);
+    g_assert_cmpstr(child(root, 0)->name, ==, "before the crash");
+    g_assert_cmpint(child(root, 0)->result, ==, KTAP_RESULT_PASS);
+    g_assert_cmpint(child(root, 1)->result, ==, KTAP_RESULT_FAIL);
 }
 
 static void
@@ -656,6 +692,7 @@ main(int argc, char **argv)
     g_test_add_func("/ktap/concatenated-documents", test_concatenated_documents);
     g_test_add_func("/ktap/garbage", test_garbage);
     g_test_add_func("/ktap/printk-prefix", test_printk_prefix);
+    g_test_add_func("/ktap/split-printk-prefix", test_split_printk_prefix);
     g_test_add_func("/ktap/result-names", test_result_names);
 
     return g_test_run();
