@@ -3,7 +3,7 @@
  *
  * Thin QEMU glue. The GPU itself (register file, gpummu, PM4 command
  * processor, interrupt logic) is the QEMU-free core agpu-core.c from
- * patchbay's lib/adreno; this file connects it to QEMU: the MMIO window,
+ * patchbay's models/adreno; this file connects it to QEMU: the MMIO window,
  * one level interrupt, DMA to guest memory, a bottom half and a timer that
  * run the command processor, reset and migration.
  * See patchbay's docs/devices/agpu.md.

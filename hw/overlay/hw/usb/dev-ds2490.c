@@ -4,7 +4,7 @@
  * Thin QEMU glue: USB descriptors and endpoints, the virtual-clock timer and
  * the child 1-Wire bus. The protocol engine (ds2490-core.c) and the bus and
  * slaves (onewire.c and friends) are plain C, unit-tested in patchbay's
- * lib/ds2490 and lib/onewire. See patchbay's docs/devices/ds2490.md.
+ * models/ds2490 and models/onewire. See patchbay's docs/devices/ds2490.md.
  *
  * Copyright (c) 2026 patchbay authors
  * SPDX-License-Identifier: GPL-2.0-or-later

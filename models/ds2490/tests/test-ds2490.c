@@ -1837,7 +1837,7 @@ static void test_realtime_search(void)
 }
 
 #ifdef DS2490_TEST_ONEWIRE
-/* ---- against the real slave models of lib/onewire ---- */
+/* ---- against the real slave models of models/onewire ---- */
 
 #include "onewire.h"
 
