@@ -23,16 +23,16 @@
 
 #include <stdbool.h>
 
-#ifndef KCONFIG_PATH	/* -D for a host-side test of kconfig.c */
-#define KCONFIG_PATH		"/etc/patchbay/kernel.config"
+#ifndef KCONFIG_PATH /* -D for a host-side test of kconfig.c */
+#define KCONFIG_PATH "/etc/patchbay/kernel.config"
 #endif
-#define KCONFIG_MAX_BYTES	(1 << 20)	/* real ones are 100-300 KB */
+#define KCONFIG_MAX_BYTES (1 << 20) /* real ones are 100-300 KB */
 
 enum kconfig_state {
-	KCONFIG_UNKNOWN,	/* no usable configuration file */
-	KCONFIG_OFF,		/* "# CONFIG_X is not set", =n, or not listed */
-	KCONFIG_MODULE,		/* =m */
-	KCONFIG_ON,		/* =y or any other value (=123, ="text") */
+    KCONFIG_UNKNOWN, /* no usable configuration file */
+    KCONFIG_OFF,     /* "# CONFIG_X is not set", =n, or not listed */
+    KCONFIG_MODULE,  /* =m */
+    KCONFIG_ON,      /* =y or any other value (=123, ="text") */
 };
 
 /* Whether the configuration file was there and readable. */

@@ -1,323 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pbctl.h - guest side of the patchbay host control channel (header-only).
+ * pbctl.h - guest side of the patchbay host control channel (common/pbctl.c).
  *
  * A guest test that needs the host to act while it runs (change a sensor's
  * temperature, unplug an emulated device) talks to the runner over the
  * virtio-serial port named "patchbay.ctl".  One request line, one reply
  * line, ASCII (runner/guestctl.h):
  *
- *	qom-set <qom-path> <property> <json-value>  ->  ok | error <message>
- *	qom-get <qom-path> <property>               ->  ok <json> | error <message>
- *	anything else                               ->  error unknown operation '<op>'
+ *     qom-set <qom-path> <property> <json-value>  ->  ok | error <message>
+ *     qom-get <qom-path> <property>               ->  ok <json> | error <message>
+ *     anything else                               ->  error unknown operation '<op>'
  *
- *	if (pbctl_open())
- *		return skip("%s", pbctl_unavailable_reason());
- *	if (pbctl_qom_set_int("/machine/peripheral/t1", "temperature", -10125))
- *		fail("%s", pbctl_last_reply());
+ *     if (pbctl_open())
+ *         return kt_skip(why, "%s", pbctl_unavailable_reason());
+ *     if (pbctl_qom_set_int("/machine/peripheral/t1", "temperature", -10125))
+ *         return kt_fail(why, "%s", pbctl_last_reply());
  *
  * The port is found by scanning /sys/class/virtio-ports/<dev>/name; the node
  * is /dev/<dev> (devtmpfs).  Every request has a 10 s deadline for writing
- * the request and reading the reply.  State is static: include this header
- * from a single translation unit per program.
+ * the request and reading the reply.
  */
 #ifndef PATCHBAY_PBCTL_H
 #define PATCHBAY_PBCTL_H
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include <stddef.h>
 
-#define PBCTL_PORT_NAME		"patchbay.ctl"
-#define PBCTL_PORTS_DIR		"/sys/class/virtio-ports"
-#define PBCTL_TIMEOUT_MS	10000
-#define PBCTL_MAX_LINE		4096
-
-static struct {
-	int fd;
-	char dev[300];
-	char why[400];		/* why the port is unavailable */
-	char last[PBCTL_MAX_LINE];	/* last reply line, or our own error */
-} pbctl_state = { .fd = -1 };
-
-/* Why pbctl_open() failed, for a SKIP reason. */
-static inline const char *pbctl_unavailable_reason(void)
-{
-	return pbctl_state.why[0] ? pbctl_state.why : "control channel not opened";
-}
-
-/* The last reply line (without newline) of the convenience wrappers. */
-static inline const char *pbctl_last_reply(void)
-{
-	return pbctl_state.last;
-}
-
-/* Copy with truncation, always NUL-terminated (len > 0). */
-static inline void pbctl_strlcpy(char *dst, const char *src, size_t len)
-{
-	size_t n = strnlen(src, len - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-static inline long long pbctl_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#define PBCTL_PORT_NAME  "patchbay.ctl"
+#define PBCTL_TIMEOUT_MS 10000
+#define PBCTL_MAX_LINE   4096
 
 /* 0 when the port is open (idempotent), -1 with pbctl_unavailable_reason(). */
-static inline int pbctl_open(void)
-{
-	struct dirent *de;
-	DIR *dir;
+int pbctl_open(void);
+void pbctl_close(void);
 
-	if (pbctl_state.fd >= 0)
-		return 0;
-	pbctl_state.dev[0] = '\0';
-	dir = opendir(PBCTL_PORTS_DIR);
-	if (!dir) {
-		snprintf(pbctl_state.why, sizeof(pbctl_state.why),
-			 "host control channel unavailable: %s: %s (no virtio-serial port)",
-			 PBCTL_PORTS_DIR, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(dir))) {
-		char path[600], name[128];
-		ssize_t n;
-		int fd;
+/* Why pbctl_open() failed, for a SKIP reason. */
+const char *pbctl_unavailable_reason(void);
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), PBCTL_PORTS_DIR "/%s/name",
-			 de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, name, sizeof(name) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		name[n] = '\0';
-		name[strcspn(name, "\r\n")] = '\0';
-		if (strcmp(name, PBCTL_PORT_NAME) == 0) {
-			snprintf(pbctl_state.dev, sizeof(pbctl_state.dev),
-				 "/dev/%s", de->d_name);
-			break;
-		}
-	}
-	closedir(dir);
-	if (!pbctl_state.dev[0]) {
-		snprintf(pbctl_state.why, sizeof(pbctl_state.why),
-			 "host control channel unavailable: no virtio-serial port named '%s' in %s",
-			 PBCTL_PORT_NAME, PBCTL_PORTS_DIR);
-		return -1;
-	}
-	pbctl_state.fd = open(pbctl_state.dev,
-			      O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (pbctl_state.fd < 0) {
-		snprintf(pbctl_state.why, sizeof(pbctl_state.why),
-			 "host control channel unavailable: open %s: %s",
-			 pbctl_state.dev, strerror(errno));
-		return -1;
-	}
-	pbctl_state.why[0] = '\0';
-	return 0;
-}
-
-static inline void pbctl_close(void)
-{
-	if (pbctl_state.fd >= 0)
-		close(pbctl_state.fd);
-	pbctl_state.fd = -1;
-}
-
-/* Wait for ev on the port until deadline; 1 ready, 0 timeout, -1 error. */
-static inline int pbctl_wait(short ev, long long deadline)
-{
-	for (;;) {
-		struct pollfd p = { .fd = pbctl_state.fd, .events = ev };
-		long long left = deadline - pbctl_now_ms();
-		int r;
-
-		if (left <= 0)
-			return 0;
-		r = poll(&p, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r;
-		return 1;
-	}
-}
+/* The last reply line (without newline) of the qom wrappers. */
+const char *pbctl_last_reply(void);
 
 /*
  * Send one request (a printf format, no newline needed) and read the reply
- * line into reply (without its newline).  Returns 0 if the reply is "ok" or
+ * line into reply (without its newline). Returns 0 if the reply is "ok" or
  * "ok <value>", -1 otherwise; reply then holds the host's "error ..." line or
  * a description of the local failure (no port, timeout, host gone).
  */
-static inline __attribute__((format(printf, 3, 4)))
-int pbctl_request(char *reply, size_t len, const char *fmt, ...)
-{
-	char line[PBCTL_MAX_LINE + 2], in[PBCTL_MAX_LINE + 1];
-	long long deadline;
-	size_t n, off, got = 0;
-	va_list ap;
-	int r;
+__attribute__((format(printf, 3, 4)))
+int pbctl_request(char *reply, size_t len, const char *fmt, ...);
 
-	if (!reply || !len)
-		return -1;
-	reply[0] = '\0';
-	if (pbctl_open()) {
-		snprintf(reply, len, "error %s", pbctl_unavailable_reason());
-		return -1;
-	}
-	va_start(ap, fmt);
-	r = vsnprintf(line, PBCTL_MAX_LINE, fmt, ap);
-	va_end(ap);
-	if (r < 0 || r >= PBCTL_MAX_LINE) {
-		snprintf(reply, len, "error request too long");
-		return -1;
-	}
-	n = (size_t)r;
-	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		n--;
-	if (memchr(line, '\n', n)) {
-		snprintf(reply, len, "error request contains a newline");
-		return -1;
-	}
-	line[n++] = '\n';
-
-	/* Drop a late reply to an earlier request that timed out. */
-	while (read(pbctl_state.fd, in, sizeof(in)) > 0)
-		;
-
-	deadline = pbctl_now_ms() + PBCTL_TIMEOUT_MS;
-	for (off = 0; off < n;) {
-		ssize_t w = write(pbctl_state.fd, line + off, n - off);
-
-		if (w > 0) {
-			off += (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno != EAGAIN && errno != EINTR) {
-			snprintf(reply, len, "error write %s: %s",
-				 pbctl_state.dev, strerror(errno));
-			return -1;
-		}
-		if (pbctl_wait(POLLOUT, deadline) <= 0) {
-			snprintf(reply, len,
-				 "error timeout (%d ms) writing the request to %s",
-				 PBCTL_TIMEOUT_MS, pbctl_state.dev);
-			return -1;
-		}
-	}
-	for (;;) {
-		ssize_t rd;
-		char *nl;
-
-		if (got >= PBCTL_MAX_LINE) {
-			snprintf(reply, len, "error reply longer than %d bytes",
-				 PBCTL_MAX_LINE);
-			return -1;
-		}
-		rd = read(pbctl_state.fd, in + got, PBCTL_MAX_LINE - got);
-		if (rd > 0) {
-			got += (size_t)rd;
-			in[got] = '\0';
-			nl = memchr(in, '\n', got);
-			if (!nl)
-				continue;
-			*nl = '\0';
-			if (nl > in && nl[-1] == '\r')
-				nl[-1] = '\0';
-			break;
-		}
-		if (rd == 0) {
-			/* No data and the host side is not connected. */
-			if (pbctl_now_ms() >= deadline) {
-				snprintf(reply, len,
-					 "error host side of %s not connected",
-					 pbctl_state.dev);
-				return -1;
-			}
-			usleep(20000);
-			continue;
-		}
-		if (errno != EAGAIN && errno != EINTR) {
-			snprintf(reply, len, "error read %s: %s",
-				 pbctl_state.dev, strerror(errno));
-			return -1;
-		}
-		if (pbctl_wait(POLLIN, deadline) <= 0) {
-			snprintf(reply, len,
-				 "error timeout (%d ms) waiting for the reply on %s",
-				 PBCTL_TIMEOUT_MS, pbctl_state.dev);
-			return -1;
-		}
-	}
-	pbctl_strlcpy(reply, in, len);
-	if (strcmp(in, "ok") == 0 || strncmp(in, "ok ", 3) == 0)
-		return 0;
-	return -1;
-}
-
-static inline int pbctl_qom_set_int(const char *path, const char *prop,
-				    long long value)
-{
-	return pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),
-			     "qom-set %s %s %lld", path, prop, value);
-}
-
-static inline int pbctl_qom_set_bool(const char *path, const char *prop,
-				     int value)
-{
-	return pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),
-			     "qom-set %s %s %s", path, prop,
-			     value ? "true" : "false");
-}
-
+int pbctl_qom_set_int(const char *path, const char *prop, long long value);
+int pbctl_qom_set_bool(const char *path, const char *prop, int value);
 /* Copies the JSON text of the value (e.g. "21500", "true") into value. */
-static inline int pbctl_qom_get(const char *path, const char *prop,
-				char *value, size_t len)
-{
-	int r = pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),
-			      "qom-get %s %s", path, prop);
-
-	if (value && len)
-		pbctl_strlcpy(value, r == 0 && pbctl_state.last[2] == ' ' ?
-				     pbctl_state.last + 3 : "", len);
-	return r;
-}
-
+int pbctl_qom_get(const char *path, const char *prop, char *value, size_t len);
 /* qom-get of an integer property; -1 if the request or the parse failed. */
-static inline int pbctl_qom_get_int(const char *path, const char *prop,
-				    long long *value)
-{
-	char buf[64], *end;
-
-	if (pbctl_qom_get(path, prop, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	*value = strtoll(buf, &end, 10);
-	if (errno || end == buf || *end) {
-		snprintf(pbctl_state.last, sizeof(pbctl_state.last),
-			 "error qom-get %s %s: not an integer: '%s'", path,
-			 prop, buf);
-		return -1;
-	}
-	return 0;
-}
+int pbctl_qom_get_int(const char *path, const char *prop, long long *value);
 
 #endif /* PATCHBAY_PBCTL_H */
