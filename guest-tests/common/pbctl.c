@@ -232,6 +232,29 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
     return -1;
 }
 
+int pbctl_send_garbage(size_t len)
+{
+    static char flood[4096];
+    long long deadline = now_ms() + PBCTL_TIMEOUT_MS;
+
+    if (pbctl_open()) {
+        return -1;
+    }
+    memset(flood, 'x', sizeof(flood));
+    while (len) {
+        size_t n = len < sizeof(flood) ? len : sizeof(flood);
+        ssize_t w = write(pbctl_state.fd, flood, n);
+
+        if (w > 0) {
+            len -= (size_t)w;
+        } else if ((w < 0 && errno != EAGAIN && errno != EINTR) ||
+                   pbctl_wait(POLLOUT, deadline) <= 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int pbctl_qom_set_int(const char *path, const char *prop, long long value)
 {
     return pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),

@@ -48,6 +48,12 @@ const char *pbctl_last_reply(void);
 __attribute__((format(printf, 3, 4)))
 int pbctl_request(char *reply, size_t len, const char *fmt, ...);
 
+/*
+ * Write len bytes of 'x' and no newline, as a broken client would (a test
+ * of the host's line bound). 0, or -1 on an error or the 10 s deadline.
+ */
+int pbctl_send_garbage(size_t len);
+
 int pbctl_qom_set_int(const char *path, const char *prop, long long value);
 int pbctl_qom_set_bool(const char *path, const char *prop, int value);
 /* Copies the JSON text of the value (e.g. "21500", "true") into value. */

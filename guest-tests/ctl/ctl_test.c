@@ -5,36 +5,13 @@
  * device (/machine/peripheral/pbctl-serial) is the one QOM object that
  * every boot has, so these cases need no emulated hardware.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ktap.h"
 #include "pbctl.h"
 
 #define CHANNEL "/machine/peripheral/pbctl-serial"
-
-/* Write len bytes of 'x' and no newline to the port. */
-static int send_flood(size_t len)
-{
-    static char flood[4096];
-    long long deadline = pbctl_now_ms() + PBCTL_TIMEOUT_MS;
-
-    memset(flood, 'x', sizeof(flood));
-    while (len) {
-        size_t n = len < sizeof(flood) ? len : sizeof(flood);
-        ssize_t w = write(pbctl_state.fd, flood, n);
-
-        if (w > 0) {
-            len -= (size_t)w;
-        } else if ((w < 0 && errno != EAGAIN && errno != EINTR) ||
-                   pbctl_wait(POLLOUT, deadline) <= 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
 
 int main(void)
 {
@@ -85,7 +62,7 @@ int main(void)
     /* A guest that floods the port without a newline must not make the
      * runner buffer it all: it drops the line and says so, then serves
      * the next request normally. */
-    if (send_flood(64 * 1024) == 0 &&
+    if (pbctl_send_garbage(64 * 1024) == 0 &&
         pbctl_request(reply, sizeof(reply), "qom-get %s type", CHANNEL) != 0 &&
         strcmp(reply, "error request too long") == 0) {
         ktap_test_pass("a 64 KiB request line gets 'error request too long'");

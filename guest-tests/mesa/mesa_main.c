@@ -48,7 +48,7 @@
 static void result(const char *name, int kind, const char *why)
 {
 	if (kind == R_PASS)
-		ktap_test_pass("%s", name);
+		ktap_test_pass(name);
 	else if (kind == R_SKIP)
 		ktap_test_skip(name, "%s", why);
 	else

@@ -3328,7 +3328,7 @@ int main(void)
 		else
 			r = c->fn(c->arg, why);
 		if (r == 0)
-			ktap_test_pass("%s", c->name);
+			ktap_test_pass(c->name);
 		else if (r > 0)
 			ktap_test_skip(c->name, "%s", why);
 		else

@@ -242,7 +242,7 @@ int main(void)
 		}
 		r = run_flood(&floods[i], why);
 		if (r == 0)
-			ktap_test_pass("%s", floods[i].name);
+			ktap_test_pass(floods[i].name);
 		else if (r > 0)
 			ktap_test_skip(floods[i].name, "%s", why);
 		else

@@ -546,7 +546,7 @@ static void run_case(const struct open_case *c)
 			       fd_flags, (unsigned long long)valid_open_mask);
 		return;
 	}
-	ktap_test_pass("%s", c->name);
+	ktap_test_pass(c->name);
 }
 
 static bool map_size_pages(void)

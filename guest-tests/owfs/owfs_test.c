@@ -523,7 +523,7 @@ static void result(const char *prefix, const char *name, int kind, const char *w
 
 	snprintf(full, sizeof(full), "%s: %s", prefix, name);
 	if (kind == R_PASS)
-		ktap_test_pass("%s", full);
+		ktap_test_pass(full);
 	else if (kind == R_SKIP)
 		ktap_test_skip(full, "%s", why);
 	else

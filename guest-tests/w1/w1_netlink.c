@@ -1303,7 +1303,7 @@ static void unknown_flag(const char *name, uint16_t flag, uint16_t tag)
 		snprintf(why, sizeof(why), "%d extra non-w1 netlink message(s)",
 			 xc->rx.foreign);
 	if (shape && !xc->rx.foreign)
-		ktap_test_pass("%s", name1);
+		ktap_test_pass(name1);
 	else
 		ktap_test_fail(name1, "%s", why);
 
@@ -1347,7 +1347,7 @@ static void unknown_flag(const char *name, uint16_t flag, uint16_t tag)
 		ktap_test_skip(name2, "%s: no t1 alarms file to show the scratchpad write",
 			       no_therm);
 	else
-		ktap_test_pass("%s", name2);
+		ktap_test_pass(name2);
 
 	/* undo whatever a kernel without the check did */
 	fake_cleanup(fake, fake_name);

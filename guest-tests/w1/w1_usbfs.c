@@ -63,7 +63,7 @@
 #define EP_DATA_OUT		0x02
 #define EP_DATA_IN		0x83
 
-#define PASS()		do { ktap_test_pass("%s", name); return; } while (0)
+#define PASS()		do { ktap_test_pass(name); return; } while (0)
 #define FAIL(...)	do { ktap_test_fail(name, __VA_ARGS__); return; } while (0)
 #define SKIP(...)	do { ktap_test_skip(name, __VA_ARGS__); return; } while (0)
 

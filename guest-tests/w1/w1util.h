@@ -622,7 +622,7 @@ static inline void usb_intf_driver(const char *intf, char *drv, size_t len)
 #define P1	(&w1_slaves[SL_P1])
 #define P2	(&w1_slaves[SL_P2])
 
-#define PASS()		do { ktap_test_pass("%s", name); return; } while (0)
+#define PASS()		do { ktap_test_pass(name); return; } while (0)
 #define FAIL(...)	do { ktap_test_fail(name, __VA_ARGS__); return; } while (0)
 #define SKIP(...)	do { ktap_test_skip(name, __VA_ARGS__); return; } while (0)
 

@@ -442,7 +442,7 @@ static void c_setup(const char *name)
 		return;
 	}
 	setup_ok = true;
-	ktap_test_pass("%s", name);
+	ktap_test_pass(name);
 }
 
 /*
@@ -596,7 +596,7 @@ static void point_report(struct point *p)
 			       (double)med / 1e9);
 		break;
 	}
-	ktap_test_pass("%s", p->name);
+	ktap_test_pass(p->name);
 }
 
 /* ---- main ----------------------------------------------------------------- */
