@@ -1,8 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guestctl: guest requests over virtio-serial, carried out through QMP.
  * See guestctl.h for the protocol.
- *
- * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <string.h>
 
@@ -15,8 +14,8 @@
 struct GuestCtl {
     char *qmp_path, *port_path;
     GSocketConnection *qmp, *port;
-    GDataInputStream *qmp_in;   /* QEMU's QMP: trusted */
-    GuestCtlLines *requests;    /* the guest's port: bounded */
+    GDataInputStream *qmp_in; /* QEMU's QMP: trusted */
+    GuestCtlLines *requests;  /* the guest's port: bounded */
     char chunk[512];
 };
 
@@ -90,16 +89,17 @@ void guestctl_free(GuestCtl *ctl)
 void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
 {
     g_ptr_array_add(argv, g_strdup("-qmp"));
-    g_ptr_array_add(argv, g_strdup_printf("unix:%s,server=on,wait=off",
-                                          ctl->qmp_path));
+    g_ptr_array_add(
+        argv, g_strdup_printf("unix:%s,server=on,wait=off", ctl->qmp_path));
     g_ptr_array_add(argv, g_strdup("-chardev"));
-    g_ptr_array_add(argv, g_strdup_printf(
-        "socket,id=pbctl,path=%s,server=on,wait=off", ctl->port_path));
+    g_ptr_array_add(
+        argv, g_strdup_printf("socket,id=pbctl,path=%s,server=on,wait=off",
+                              ctl->port_path));
     g_ptr_array_add(argv, g_strdup("-device"));
     g_ptr_array_add(argv, g_strdup("virtio-serial-pci,id=pbctl-serial"));
     g_ptr_array_add(argv, g_strdup("-device"));
-    g_ptr_array_add(argv, g_strdup(
-        "virtserialport,chardev=pbctl,name=patchbay.ctl"));
+    g_ptr_array_add(argv,
+                    g_strdup("virtserialport,chardev=pbctl,name=patchbay.ctl"));
 }
 
 char *guestctl_request_to_qmp(const char *line, char **reply)
@@ -154,8 +154,9 @@ char *guestctl_request_to_qmp(const char *line, char **reply)
 char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response)
 {
     g_autoptr(JsonNode) node = json_from_string(qmp_response, NULL);
-    JsonObject *obj = node && JSON_NODE_HOLDS_OBJECT(node) ?
-                      json_node_get_object(node) : NULL;
+    JsonObject *obj = node && JSON_NODE_HOLDS_OBJECT(node)
+                          ? json_node_get_object(node)
+                          : NULL;
     gboolean is_get = g_str_has_prefix(request_line, "qom-get");
 
     if (obj && json_object_has_member(obj, "return")) {
@@ -183,13 +184,14 @@ static char *qmp_execute(GuestCtl *ctl, const char *command, GError **error)
     GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(ctl->qmp));
     g_autofree char *line = g_strconcat(command, "\n", NULL);
 
-    if (!g_output_stream_write_all(out, line, strlen(line), NULL, NULL, error)) {
+    if (!g_output_stream_write_all(out, line, strlen(line), NULL, NULL,
+                                   error)) {
         return NULL;
     }
     for (;;) {
         gsize len;
-        char *resp = g_data_input_stream_read_line_utf8(ctl->qmp_in, &len,
-                                                        NULL, error);
+        char *resp =
+            g_data_input_stream_read_line_utf8(ctl->qmp_in, &len, NULL, error);
 
         if (!resp) {
             if (error && !*error) {
@@ -229,7 +231,7 @@ static void on_request(const char *line, gpointer data)
         send_reply(ctl, "error the request is not UTF-8 text");
         return;
     }
-    text = g_strchomp(g_strdup(line));   /* a guest may send CR LF */
+    text = g_strchomp(g_strdup(line)); /* a guest may send CR LF */
     if ((command = guestctl_request_to_qmp(text, &reply))) {
         g_autofree char *resp = qmp_execute(ctl, command, &error);
 
@@ -247,7 +249,7 @@ static void on_port_data(GObject *src, GAsyncResult *res, gpointer data)
     gssize n = g_input_stream_read_finish(G_INPUT_STREAM(src), res, NULL);
 
     if (n <= 0) {
-        return;  /* QEMU went away */
+        return; /* QEMU went away */
     }
     guestctl_lines_feed(ctl->requests, ctl->chunk, n, on_request, ctl);
     read_port(ctl);
@@ -255,9 +257,9 @@ static void on_port_data(GObject *src, GAsyncResult *res, gpointer data)
 
 static void read_port(GuestCtl *ctl)
 {
-    g_input_stream_read_async(g_io_stream_get_input_stream(G_IO_STREAM(ctl->port)),
-                              ctl->chunk, sizeof(ctl->chunk),
-                              G_PRIORITY_DEFAULT, NULL, on_port_data, ctl);
+    g_input_stream_read_async(
+        g_io_stream_get_input_stream(G_IO_STREAM(ctl->port)), ctl->chunk,
+        sizeof(ctl->chunk), G_PRIORITY_DEFAULT, NULL, on_port_data, ctl);
 }
 
 static GSocketConnection *connect_unix(const char *path, int timeout_ms,
@@ -296,8 +298,8 @@ gboolean guestctl_start(GuestCtl *ctl, int timeout_ms, GError **error)
     }
     ctl->qmp_in = g_data_input_stream_new(
         g_io_stream_get_input_stream(G_IO_STREAM(ctl->qmp)));
-    greeting = g_data_input_stream_read_line_utf8(ctl->qmp_in, &len, NULL,
-                                                  error);
+    greeting =
+        g_data_input_stream_read_line_utf8(ctl->qmp_in, &len, NULL, error);
     if (!greeting) {
         return FALSE;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guestctl: the host side of the guest's control channel.
  *
@@ -6,11 +7,9 @@
  * port "patchbay.ctl"; the runner turns it into a QMP command and writes one
  * reply line back:
  *
- *   qom-set <qom-path> <property> <json-value>  ->  ok | error <message>
- *   qom-get <qom-path> <property>               ->  ok <json> | error <message>
- *   anything else                               ->  error unknown operation '<op>'
- *
- * SPDX-License-Identifier: GPL-2.0-or-later
+ * qom-set <qom-path> <property> <json-value>  ->  ok | error <message> qom-get
+ * <qom-path> <property>               ->  ok <json> | error <message> anything
+ * else                               ->  error unknown operation '<op>'
  */
 #pragma once
 

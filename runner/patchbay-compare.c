@@ -62,14 +62,8 @@ static void add_crashes(JsonBuilder *b, const char *name, const RunResults *run)
         RunCrash *c = g_ptr_array_index(run->crashes, i);
 
         json_builder_begin_object(b);
-        json_builder_set_member_name(b, "kind");
-        json_builder_add_string_value(b, c->kind);
-        json_builder_set_member_name(b, "test");
-        if (c->test) {
-            json_builder_add_string_value(b, c->test);
-        } else {
-            json_builder_add_null_value(b);
-        }
+        results_json_add_string(b, "kind", c->kind);
+        results_json_add_string(b, "test", c->test);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -103,27 +97,19 @@ static gboolean write_json(const char *path, const RunResults *base,
             continue;
         }
         json_builder_begin_object(b);
-        json_builder_set_member_name(b, "test");
-        json_builder_add_string_value(b, p->test);
-        json_builder_set_member_name(b, "base");
-        json_builder_add_string_value(b, test_result_name(p->base));
-        json_builder_set_member_name(b, "with");
-        json_builder_add_string_value(b, test_result_name(p->with));
+        results_json_add_string(b, "test", p->test);
+        results_json_add_string(b, "base", ktap_result_name(p->base));
+        results_json_add_string(b, "with", ktap_result_name(p->with));
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "compared");
-    json_builder_add_int_value(b, pairs->len);
-    json_builder_set_member_name(b, "changed");
-    json_builder_add_int_value(b, n->changed);
-    json_builder_set_member_name(b, "pass_to_fail");
-    json_builder_add_int_value(b, n->pass_to_fail);
-    json_builder_set_member_name(b, "fail_to_pass");
-    json_builder_add_int_value(b, n->fail_to_pass);
-    json_builder_set_member_name(b, "other");
-    json_builder_add_int_value(b, n->other);
+    results_json_add_int(b, "compared", pairs->len);
+    results_json_add_int(b, "changed", n->changed);
+    results_json_add_int(b, "pass_to_fail", n->pass_to_fail);
+    results_json_add_int(b, "fail_to_pass", n->fail_to_pass);
+    results_json_add_int(b, "other", n->other);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "crashes");
     json_builder_begin_object(b);
@@ -142,14 +128,14 @@ int main(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     g_autoptr(RunResults) base = NULL, with = NULL;
     g_autoptr(GPtrArray) pairs = NULL, base_only = NULL, with_only = NULL;
-    Counts n = { 0 };
+    Counts n = {0};
     int code = EXIT_SAME;
     GOptionEntry entries[] = {
-        { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
-          "also write the comparison as JSON to FILE", "FILE" },
-        { "suite", 0, 0, G_OPTION_ARG_STRING_ARRAY, &suites,
-          "compare only this suite (repeatable)", "NAME" },
-        { NULL },
+        {"json", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
+         "also write the comparison as JSON to FILE", "FILE"},
+        {"suite", 0, 0, G_OPTION_ARG_STRING_ARRAY, &suites,
+         "compare only this suite (repeatable)", "NAME"},
+        {NULL},
     };
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("BASE_DIR WITH_DIR - compare two patchbay runs");
@@ -180,25 +166,26 @@ int main(int argc, char **argv)
     pairs = results_diff(base, with, (const char *const *)suites);
     /* A misspelt --suite would otherwise read as "no test differs". */
     for (guint i = 0; suites && suites[i]; i++) {
-        const char *one[] = { suites[i], NULL };
+        const char *one[] = {suites[i], NULL};
         g_autoptr(GPtrArray) in_suite = results_diff(base, with, one);
 
         if (!in_suite->len) {
             g_printerr("patchbay-compare: neither run has a test in suite "
-                       "'%s'\n", suites[i]);
+                       "'%s'\n",
+                       suites[i]);
             code = EXIT_TROUBLE;
         }
     }
     for (guint i = 0; i < pairs->len; i++) {
         TestPair *p = g_ptr_array_index(pairs, i);
 
-        n.base_tests += p->base != TEST_MISSING;
-        n.with_tests += p->with != TEST_MISSING;
+        n.base_tests += p->base != KTAP_RESULT_MISSING;
+        n.with_tests += p->with != KTAP_RESULT_MISSING;
     }
-    printf("base: %s (%s), verdict %s, %u tests\n", base->variant,
-           base->kernel, base->verdict, n.base_tests);
-    printf("with: %s (%s), verdict %s, %u tests\n", with->variant,
-           with->kernel, with->verdict, n.with_tests);
+    printf("base: %s (%s), verdict %s, %u tests\n", base->variant, base->kernel,
+           base->verdict, n.base_tests);
+    printf("with: %s (%s), verdict %s, %u tests\n", with->variant, with->kernel,
+           with->verdict, n.with_tests);
     for (guint i = 0; i < pairs->len; i++) {
         TestPair *p = g_ptr_array_index(pairs, i);
 
@@ -206,15 +193,15 @@ int main(int argc, char **argv)
             continue;
         }
         n.changed++;
-        if (p->base == TEST_PASS && p->with == TEST_FAIL) {
+        if (p->base == KTAP_RESULT_PASS && p->with == KTAP_RESULT_FAIL) {
             n.pass_to_fail++;
-        } else if (p->base == TEST_FAIL && p->with == TEST_PASS) {
+        } else if (p->base == KTAP_RESULT_FAIL && p->with == KTAP_RESULT_PASS) {
             n.fail_to_pass++;
         } else {
             n.other++;
         }
-        printf("  %s -> %-6s %s\n", test_result_name(p->base),
-               test_result_name(p->with), p->test);
+        printf("  %s -> %-6s %s\n", ktap_result_name(p->base),
+               ktap_result_name(p->with), p->test);
     }
     base_only = crashes_only_in(base, with);
     with_only = crashes_only_in(with, base);
@@ -237,13 +224,13 @@ int main(int argc, char **argv)
     printf("; crashes: base %u, with %u\n", base->crashes->len,
            with->crashes->len);
 
-    if (json_path && !write_json(json_path, base, with, suites, pairs, &n,
-                                 &error)) {
+    if (json_path &&
+        !write_json(json_path, base, with, suites, pairs, &n, &error)) {
         g_printerr("patchbay-compare: %s\n", error->message);
         return EXIT_TROUBLE;
     }
-    if (code != EXIT_TROUBLE && (n.changed || base_only->len ||
-                                 with_only->len)) {
+    if (code != EXIT_TROUBLE &&
+        (n.changed || base_only->len || with_only->len)) {
         code = EXIT_DIFFERENT;
     }
     /* An incomplete run's missing tests say nothing about the kernel. */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * patchbay-mutants: score the test suites against the negative-control
  * kernel variants (kernel-patches/variants/), each of which removes one
@@ -7,6 +7,11 @@
  * a variant that survives shows a check no test exercises.
  *
  *   patchbay-mutants [--json FILE] BASE_DIR MUTANT_DIR...
+ *   patchbay-mutants --variant-field KEY VARIANT_FILE
+ *
+ * The second form prints one key of a variant file (removes, suites,
+ * killed-by, append), one value a line: the scripts read the format
+ * through it, so that it is parsed in one place (variant_meta_load).
  *
  * Each MUTANT_DIR is the variant's result directory with its variant file
  * copied in as variant.meta.
@@ -24,10 +29,10 @@ enum { EXIT_ALL_KILLED = 0, EXIT_SURVIVOR = 1, EXIT_TROUBLE = 2 };
 
 typedef struct {
     char *name;
-    VariantMeta *meta;          /* NULL when the directory is unusable */
-    MutantVerdict *verdict;     /* NULL when the directory is unusable */
-    char *why;                  /* why it is unusable */
-    guint crashes;              /* crashes of the run, all among the killers */
+    VariantMeta *meta;      /* NULL when the directory is unusable */
+    MutantVerdict *verdict; /* NULL when the directory is unusable */
+    char *why;              /* why it is unusable */
+    guint crashes;          /* crashes of the run, all among the killers */
 } Mutant;
 
 static void mutant_free(gpointer data)
@@ -105,12 +110,13 @@ static void print_mutant(const Mutant *m)
 
         status = "SURVIVED";
         /* The kernel behaved as the variant made it; the tests are at fault. */
-        g_string_printf(what, "no test noticed: the %s %s this check "
-                        "(a gap in the tests, not a kernel bug)", suites,
-                        m->meta->suites[1] ? "miss" : "misses");
+        g_string_printf(what,
+                        "no test noticed: the %s %s this check "
+                        "(a gap in the tests, not a kernel bug)",
+                        suites, m->meta->suites[1] ? "miss" : "misses");
     } else {
         g_string_printf(what, "the run stopped before any test noticed "
-                        "(verdict incomplete)");
+                              "(verdict incomplete)");
     }
     printf("%-32s %-9s %s\n", m->name, status, what->str);
     if (m->meta) {
@@ -121,20 +127,12 @@ static void print_mutant(const Mutant *m)
 
         if (!v->expected) {
             printf("  note: declared killed-by '%s' but none of its tests "
-                   "failed\n", declared);
+                   "failed\n",
+                   declared);
         } else if (v->elsewhere) {
             printf("  note: %u killer%s outside '%s'\n", v->elsewhere,
                    v->elsewhere == 1 ? "" : "s", declared);
         }
-    }
-}
-
-static void add_string_or_null(JsonBuilder *b, const char *s)
-{
-    if (s) {
-        json_builder_add_string_value(b, s);
-    } else {
-        json_builder_add_null_value(b);
     }
 }
 
@@ -153,48 +151,74 @@ static gboolean write_json(const char *path, const RunResults *base,
         Mutant *m = g_ptr_array_index(mutants, i);
 
         json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, m->name);
-        json_builder_set_member_name(b, "removes");
-        add_string_or_null(b, m->meta ? m->meta->removes : NULL);
-        results_json_add_strv(b, "suites",
-                              m->meta ? m->meta->suites : NULL, -1);
+        results_json_add_string(b, "name", m->name);
+        results_json_add_string(b, "removes",
+                                m->meta ? m->meta->removes : NULL);
+        results_json_add_strv(b, "suites", m->meta ? m->meta->suites : NULL,
+                              -1);
         results_json_add_strv(b, "declared_killed_by",
                               m->meta ? m->meta->killed_by : NULL, -1);
-        json_builder_set_member_name(b, "status");
-        json_builder_add_string_value(b, mutant_status_name(mutant_status(m)));
+        results_json_add_string(b, "status",
+                                mutant_status_name(mutant_status(m)));
         results_json_add_strv(b, "killers",
-                              m->verdict ? (char **)m->verdict->killers->pdata : NULL,
+                              m->verdict ? (char **)m->verdict->killers->pdata
+                                         : NULL,
                               m->verdict ? (gint)m->verdict->killers->len : 0);
-        json_builder_set_member_name(b, "expected");
-        json_builder_add_boolean_value(b, m->verdict && m->verdict->expected);
-        json_builder_set_member_name(b, "elsewhere");
-        json_builder_add_int_value(b, m->verdict ? m->verdict->elsewhere : 0);
+        results_json_add_bool(b, "expected",
+                              m->verdict && m->verdict->expected);
+        results_json_add_int(b, "elsewhere",
+                             m->verdict ? m->verdict->elsewhere : 0);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    json_builder_set_member_name(b, "killed");
-    json_builder_add_int_value(b, killed);
-    json_builder_set_member_name(b, "total");
-    json_builder_add_int_value(b, mutants->len);
-    json_builder_set_member_name(b, "score_percent");
-    json_builder_add_int_value(b, percent);
+    results_json_add_int(b, "killed", killed);
+    results_json_add_int(b, "total", mutants->len);
+    results_json_add_int(b, "score_percent", percent);
     json_builder_end_object(b);
 
     return results_json_write(b, path, error);
 }
 
+/* --variant-field KEY FILE */
+static int print_variant_field(const char *key, const char *path)
+{
+    g_autoptr(GError) error = NULL;
+    g_autoptr(VariantMeta) meta = variant_meta_load(path, &error);
+    g_auto(GStrv) values = NULL;
+
+    if (!meta) {
+        g_printerr("patchbay-mutants: %s\n", error->message);
+        return EXIT_TROUBLE;
+    }
+    values = variant_meta_field(meta, key);
+    if (!values) {
+        g_printerr("patchbay-mutants: unknown variant key '%s' (removes, "
+                   "suites, killed-by, append)\n",
+                   key);
+        return EXIT_TROUBLE;
+    }
+    for (guint i = 0; values[i]; i++) {
+        printf("%s\n", values[i]);
+    }
+    return EXIT_ALL_KILLED;
+}
+
 int main(int argc, char **argv)
 {
     g_autofree char *json_path = NULL;
+    g_autofree char *field = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(RunResults) base = NULL;
     g_autoptr(GPtrArray) mutants = g_ptr_array_new_with_free_func(mutant_free);
     guint killed = 0, survived = 0, incomplete = 0, percent;
     GOptionEntry entries[] = {
-        { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
-          "also write the scores as JSON to FILE", "FILE" },
-        { NULL },
+        {"json", 0, 0, G_OPTION_ARG_FILENAME, &json_path,
+         "also write the scores as JSON to FILE", "FILE"},
+        {"variant-field", 0, 0, G_OPTION_ARG_STRING, &field,
+         "print KEY of the variant file given as the argument, one value "
+         "a line, and exit",
+         "KEY"},
+        {NULL},
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new(
         "BASE_DIR MUTANT_DIR... - score the tests against negative controls");
@@ -203,6 +227,14 @@ int main(int argc, char **argv)
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         g_printerr("patchbay-mutants: %s\n", error->message);
         return EXIT_TROUBLE;
+    }
+    if (field) {
+        if (argc != 2) {
+            g_printerr("patchbay-mutants: usage: patchbay-mutants "
+                       "--variant-field KEY VARIANT_FILE\n");
+            return EXIT_TROUBLE;
+        }
+        return print_variant_field(field, argv[1]);
     }
     if (argc < 3) {
         g_printerr("patchbay-mutants: usage: patchbay-mutants [--json FILE] "
@@ -238,7 +270,7 @@ int main(int argc, char **argv)
         }
         print_mutant(m);
     }
-    percent = killed * 100 / mutants->len;  /* rounds down */
+    percent = killed * 100 / mutants->len; /* rounds down */
     printf("mutation score: %u/%u killed (%u%%)", killed, mutants->len,
            percent);
     if (survived || incomplete) {
@@ -246,8 +278,8 @@ int main(int argc, char **argv)
     }
     printf("\n");
 
-    if (json_path && !write_json(json_path, base, mutants, killed, percent,
-                                 &error)) {
+    if (json_path &&
+        !write_json(json_path, base, mutants, killed, percent, &error)) {
         g_printerr("patchbay-mutants: %s\n", error->message);
         return EXIT_TROUBLE;
     }

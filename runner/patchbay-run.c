@@ -1,8 +1,11 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * patchbay-run: boot the guest under QEMU, stream its serial console, parse
  * the KTAP that /init prints, catch kernel crashes and hangs, and write
  * console.log, junit.xml and summary.json.
+ *
+ * With --parse CONSOLE it boots nothing: it judges a saved console.log the
+ * same way (as "kunit.py parse" does) and writes the same result files.
  *
  * Exit codes: 0 every test passed; 1 a test failed or the kernel crashed or
  * hung; 2 incomplete (QEMU or the boot failed, a suite is missing).
@@ -23,17 +26,19 @@
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
-#include "crashscan.h"
 #include "guestctl.h"
-#include "junit.h"
-#include "ktap.h"
+#include "resultdir.h"
 
-enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_INCOMPLETE = 2 };
+enum {
+    EXIT_PASS = VERDICT_PASS,
+    EXIT_FAIL = VERDICT_FAIL,
+    EXIT_INCOMPLETE = VERDICT_INCOMPLETE,
+};
 
 typedef struct {
     /* options */
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
-    char *gdb_socket;
+    char *gdb_socket, *parse;
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s;
     gboolean verbose, interactive;
@@ -43,12 +48,9 @@ typedef struct {
     GSubprocess *qemu_proc;
     GDataInputStream *console;
     FILE *console_log;
-    KtapParser *parser;
-    KtapMarks marks;
-    CrashScanner *scanner;
+    RunRecord rec;
     Watchdog watchdog;
-    gint64 start_us, first_ktap_us, first_crash_us, first_fatal_us, end_us;
-    gboolean saw_ktap, qemu_exited, killed, console_eof;
+    gboolean qemu_exited, killed, console_eof;
     int qemu_status;
     GString *qemu_stderr;
     GuestCtl *ctl;
@@ -79,37 +81,26 @@ static void maybe_quit(Run *r)
 static void on_line(Run *r, const char *line)
 {
     gint64 t = now_us();
-    g_autofree char *parsed = ktap_parser_running(r->parser);
-    g_autofree char *running = NULL;
-    guint reports_before = crash_scanner_reports(r->scanner)->len;
-
-    ktap_marks_feed(&r->marks, line);
-    running = ktap_marks_running(&r->marks, parsed);
+    CrashReport *c;
 
     fprintf(r->console_log, "%s\n", line);
     if (r->verbose) {
         printf("%s\n", line);
         fflush(stdout);
     }
-    if (!r->saw_ktap && strstr(line, "KTAP version 1") == line) {
-        r->saw_ktap = TRUE;
-        r->first_ktap_us = t;
-    }
-    crash_scanner_feed(r->scanner, line, running);
-    ktap_parser_feed(r->parser, line, t);
+    c = run_record_feed(&r->rec, line, t);
     watchdog_kick(&r->watchdog, t);
-
-    if (crash_scanner_reports(r->scanner)->len > reports_before) {
-        CrashReport *c = g_ptr_array_index(crash_scanner_reports(r->scanner),
-                                           reports_before);
-        if (!r->first_crash_us) {
-            r->first_crash_us = t;
-        }
-        if (!r->first_fatal_us && crash_kind_is_fatal(c->kind)) {
-            r->first_fatal_us = t;
-        }
+    if (c) {
         g_printerr("patchbay: kernel %s during %s\n", c->kind, c->test);
     }
+}
+
+/* Give up on the guest: record why in console.log too, for --parse. */
+static void record_hang(Run *r, const char *why)
+{
+    g_autofree char *mark = run_record_hang(&r->rec, why);
+
+    fprintf(r->console_log, "%s\n", mark);
 }
 
 static void on_console_line(GObject *src, GAsyncResult *res, gpointer data)
@@ -117,12 +108,11 @@ static void on_console_line(GObject *src, GAsyncResult *res, gpointer data)
     Run *r = data;
     g_autoptr(GError) error = NULL;
     gsize len;
-    g_autofree char *line =
-        g_data_input_stream_read_line_finish_utf8(G_DATA_INPUT_STREAM(src), res,
-                                                  &len, &error);
+    g_autofree char *line = g_data_input_stream_read_line_finish_utf8(
+        G_DATA_INPUT_STREAM(src), res, &len, &error);
 
-    if (!line && error && g_error_matches(error, G_IO_ERROR,
-                                          G_IO_ERROR_INVALID_DATA)) {
+    if (!line && error &&
+        g_error_matches(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA)) {
         /* Not UTF-8 (garbage on the serial line): keep going. */
         g_data_input_stream_read_line_async(r->console, G_PRIORITY_DEFAULT,
                                             NULL, on_console_line, r);
@@ -146,7 +136,7 @@ static void on_qemu_exit(GObject *src, GAsyncResult *res, gpointer data)
     g_subprocess_wait_finish(G_SUBPROCESS(src), res, NULL);
     r->qemu_exited = TRUE;
     r->qemu_status = g_subprocess_get_status(r->qemu_proc);
-    r->end_us = now_us();
+    r->rec.end_us = now_us();
     maybe_quit(r);
 }
 
@@ -159,36 +149,36 @@ static gboolean on_tick(gpointer data)
     if (r->qemu_exited || r->killed) {
         return G_SOURCE_CONTINUE;
     }
-    if (r->gdb_socket && !r->first_crash_us) {
+    if (r->gdb_socket && !r->rec.first_crash_us) {
         /* Under gdb the guest sits at breakpoints for as long as the user
          * likes: wall-clock deadlines do not apply. The guest's own
          * per-test timeouts still do, in virtual time, which stops while
          * the VM is halted. */
         return G_SOURCE_CONTINUE;
     }
-    if (!r->saw_ktap && t - r->start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
-        g_autofree char *why =
-            g_strdup_printf("no KTAP from /init within %d s of boot",
-                            r->boot_timeout_s);
-        crash_scanner_add_hang(r->scanner, NULL, why);
+    if (!r->rec.saw_ktap &&
+        t - r->rec.start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
+        g_autofree char *why = g_strdup_printf(
+            "no KTAP from /init within %d s of boot", r->boot_timeout_s);
+        record_hang(r, why);
         g_printerr("patchbay: %s; stopping QEMU\n", why);
         stop_qemu(r);
-    } else if (r->saw_ktap && watchdog_expired(&r->watchdog, t)) {
-        g_autofree char *parsed = ktap_parser_running(r->parser);
-        g_autofree char *running = ktap_marks_running(&r->marks, parsed);
+    } else if (r->rec.saw_ktap && watchdog_expired(&r->watchdog, t)) {
+        g_autofree char *running = run_record_running(&r->rec);
         g_autofree char *why =
             g_strdup_printf("no console output for %d s", r->suite_timeout_s);
-        crash_scanner_add_hang(r->scanner, running, why);
+        record_hang(r, why);
         g_printerr("patchbay: hang: %s during %s; stopping QEMU\n", why,
                    running ? running : "(boot)");
         stop_qemu(r);
-    } else if (r->first_fatal_us &&
-               t - r->first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
+    } else if (r->rec.first_fatal_us &&
+               t - r->rec.first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
         /* panic=-1 normally ends QEMU; a lockup or a hung task may not. A
          * WARN or a KASAN report does not stop the run: the kernel goes
          * on, and so do the tests (the run fails all the same). */
-        g_printerr("patchbay: stopping QEMU %d s after the first fatal crash report\n",
-                   r->crash_grace_s);
+        g_printerr(
+            "patchbay: stopping QEMU %d s after the first fatal crash report\n",
+            r->crash_grace_s);
         stop_qemu(r);
     }
     return G_SOURCE_CONTINUE;
@@ -209,15 +199,19 @@ static GPtrArray *qemu_argv(Run *r)
     g_autoptr(GString) append = g_string_new(
         /* printk.devkmsg=on: the guest's test marks in /dev/kmsg are not
          * rate-limited away (ktap_marks_feed) */
-        "console=ttyAMA0 panic=-1 oops=panic softlockup_panic=1 printk.devkmsg=on "
+        "console=ttyAMA0 panic=-1 oops=panic softlockup_panic=1 "
+        "printk.devkmsg=on "
         "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
-    g_autofree char *suites = g_strjoinv(",", r->suites);
 
     if (r->interactive) {
+        /* A shell may be asked for without any --suite: r->suites is NULL. */
         g_string_append(append, " patchbay.shell=1");
     } else {
+        g_autofree char *suites = g_strjoinv(",", r->suites);
+
         /* /init kills an executable a little before our watchdog fires. */
-        g_string_append_printf(append, " patchbay.suites=%s patchbay.timeout=%d",
+        g_string_append_printf(append,
+                               " patchbay.suites=%s patchbay.timeout=%d",
                                suites, MAX(r->suite_timeout_s - 10, 1));
     }
     if (r->gdb_socket) {
@@ -228,8 +222,8 @@ static GPtrArray *qemu_argv(Run *r)
         g_string_append_printf(append, " %s", *a);
     }
     const char *fixed[] = {
-        "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1G",
-        "-nographic", "-no-reboot", "-nic", "none",
+        "-M", "virt", "-cpu",       "cortex-a72", "-smp", "2",
+        "-m", "1G",   "-nographic", "-no-reboot", "-nic", "none",
     };
     g_ptr_array_add(argv, g_strdup(r->qemu));
     for (guint i = 0; i < G_N_ELEMENTS(fixed); i++) {
@@ -249,8 +243,10 @@ static GPtrArray *qemu_argv(Run *r)
          * runs start halted so that gdb sees the boot; the interactive
          * shell does not wait for gdb. */
         g_ptr_array_add(argv, g_strdup("-chardev"));
-        g_ptr_array_add(argv, g_strdup_printf(
-            "socket,id=gdbstub,path=%s,server=on,wait=off", r->gdb_socket));
+        g_ptr_array_add(
+            argv,
+            g_strdup_printf("socket,id=gdbstub,path=%s,server=on,wait=off",
+                            r->gdb_socket));
         g_ptr_array_add(argv, g_strdup("-gdb"));
         g_ptr_array_add(argv, g_strdup("chardev:gdbstub"));
         if (!r->interactive) {
@@ -285,7 +281,8 @@ static gboolean suite_available(Run *r, const char *suite)
     g_autofree char *list = NULL;
     g_auto(GStrv) names = NULL;
 
-    if (!r->available || !g_file_get_contents(r->available, &list, NULL, NULL)) {
+    if (!r->available ||
+        !g_file_get_contents(r->available, &list, NULL, NULL)) {
         return TRUE;
     }
     names = g_strsplit(list, "\n", -1);
@@ -297,218 +294,114 @@ static double seconds(gint64 us)
     return (double)us / G_USEC_PER_SEC;
 }
 
-static const char *verdict_name(int code)
+/* Judge, write the result files, print the report: the end of a live run
+ * and of a parse alike. */
+static int judge(Run *r)
 {
-    return code == EXIT_PASS ? "pass" : code == EXIT_FAIL ? "fail" : "incomplete";
-}
+    g_autoptr(GError) error = NULL;
+    Verdict code = run_record_verdict(&r->rec, (const char *const *)r->suites);
 
-/* Decide the verdict; explain a non-pass on stderr. */
-static int verdict(Run *r, KtapTest *root)
-{
-    GPtrArray *crashes = crash_scanner_reports(r->scanner);
-    int code = EXIT_PASS;
-
-    if (!r->saw_ktap && crashes->len == 0) {
-        g_printerr("patchbay: the guest never started /init (QEMU status %d)\n",
-                   r->qemu_status);
+    if (code == VERDICT_INCOMPLETE && !r->rec.saw_ktap && r->qemu_proc) {
+        g_printerr("patchbay: QEMU exit status %d\n", r->qemu_status);
         if (r->qemu_stderr->len) {
             g_printerr("%s", r->qemu_stderr->str);
         }
+    }
+    if (!result_dir_write(r->results, &r->rec, code, r->variant, r->release,
+                          &error)) {
+        g_printerr("patchbay: cannot write results: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }
-    if (crashes->len) {
-        code = EXIT_FAIL;
-    }
-    for (guint i = 0; r->suites[i]; i++) {
-        KtapTest *suite = NULL;
-        guint pass, fail, skip, none;
-
-        for (guint j = 0; j < root->subtests->len; j++) {
-            KtapTest *t = g_ptr_array_index(root->subtests, j);
-            if (g_strcmp0(t->name, r->suites[i]) == 0) {
-                suite = t;
-            }
-        }
-        if (!suite) {
-            g_printerr("patchbay: suite %s produced no result\n", r->suites[i]);
-            code = MAX(code, crashes->len ? EXIT_FAIL : EXIT_INCOMPLETE);
-            continue;
-        }
-        ktap_test_count(suite, &pass, &fail, &skip, &none);
-        if (suite->result == KTAP_RESULT_NONE && !crashes->len) {
-            /* The stream stopped mid-suite without a kernel report. */
-            code = MAX(code, EXIT_INCOMPLETE);
-        } else if (fail || none || suite->result == KTAP_RESULT_FAIL) {
-            code = MAX(code, EXIT_FAIL);
-        }
+    run_record_print(&r->rec);
+    if (r->parse) {
+        printf("patchbay: %s (variant %s, kernel %s), parsed from %s; "
+               "results in %s\n",
+               verdict_name(code), r->variant, r->release, r->parse,
+               r->results);
+    } else {
+        printf("patchbay: %s (variant %s, kernel %s) in %.1f s; results in "
+               "%s\n",
+               verdict_name(code), r->variant, r->release,
+               seconds(r->rec.end_us - r->rec.start_us), r->results);
     }
     return code;
 }
 
-/* Every skipped test with its reason ("kernel lacks CONFIG_X"): what a
- * kernel that is not ours did not run, and why. */
-static void add_skips(JsonBuilder *b, KtapTest *t, const char *prefix)
+/* --parse: the suites the console ran, when none were named. */
+static char **console_suites(RunRecord *rec)
 {
-    g_autofree char *path = *prefix ? g_strdup_printf("%s/%s", prefix, t->name)
-                                    : g_strdup(t->name);
-
-    if (t->result == KTAP_RESULT_SKIP && t->subtests->len == 0) {
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "test");
-        json_builder_add_string_value(b, path);
-        json_builder_set_member_name(b, "reason");
-        json_builder_add_string_value(b, t->reason ? t->reason : "");
-        json_builder_end_object(b);
-    }
-    for (guint i = 0; i < t->subtests->len; i++) {
-        add_skips(b, g_ptr_array_index(t->subtests, i), path);
-    }
-}
-
-static JsonNode *summary_json(Run *r, KtapTest *root, int code)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    GPtrArray *crashes = crash_scanner_reports(r->scanner);
-
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, verdict_name(code));
-    json_builder_set_member_name(b, "variant");
-    json_builder_add_string_value(b, r->variant);
-    json_builder_set_member_name(b, "kernel");
-    json_builder_add_string_value(b, r->release);
-    json_builder_set_member_name(b, "wall_s");
-    json_builder_add_double_value(b, seconds(r->end_us - r->start_us));
-    json_builder_set_member_name(b, "boot_s");
-    json_builder_add_double_value(b, r->saw_ktap ?
-                                  seconds(r->first_ktap_us - r->start_us) : 0);
-    json_builder_set_member_name(b, "suites");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < root->subtests->len; i++) {
-        KtapTest *s = g_ptr_array_index(root->subtests, i);
-        guint pass, fail, skip, none;
-        gint64 end = s->end_us ? s->end_us : r->end_us;
-
-        ktap_test_count(s, &pass, &fail, &skip, &none);
-        json_builder_set_member_name(b, s->name);
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "passed");
-        json_builder_add_int_value(b, pass);
-        json_builder_set_member_name(b, "failed");
-        json_builder_add_int_value(b, fail + none);
-        json_builder_set_member_name(b, "skipped");
-        json_builder_add_int_value(b, skip);
-        json_builder_set_member_name(b, "wall_s");
-        json_builder_add_double_value(b, s->start_us ?
-                                      seconds(end - s->start_us) : 0);
-        json_builder_end_object(b);
-    }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "crashes");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < crashes->len; i++) {
-        CrashReport *c = g_ptr_array_index(crashes, i);
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "kind");
-        json_builder_add_string_value(b, c->kind);
-        json_builder_set_member_name(b, "test");
-        g_autofree char *test = ktap_resolve_path(root, c->test);
-        json_builder_add_string_value(b, test);
-        json_builder_set_member_name(b, "excerpt");
-        json_builder_add_string_value(b, c->excerpt);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "skips");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < root->subtests->len; i++) {
-        add_skips(b, g_ptr_array_index(root->subtests, i), "");
-    }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
-    return json_builder_get_root(b);
-}
-
-static gboolean write_summary(Run *r, KtapTest *root, int code, GError **error)
-{
-    g_autoptr(JsonNode) node = summary_json(r, root, code);
-    g_autofree char *text = json_to_string(node, TRUE);
-    g_autofree char *path = g_build_filename(r->results, "summary.json", NULL);
-    g_autofree char *with_nl = g_strconcat(text, "\n", NULL);
-
-    return g_file_set_contents(path, with_nl, -1, error);
-}
-
-/* results.txt: "RESULT<TAB>suite/executable/case" per leaf, for scripts. */
-static void append_leaves(GString *out, KtapTest *t, const char *prefix)
-{
-    g_autofree char *path = *prefix ? g_strdup_printf("%s/%s", prefix, t->name)
-                                    : g_strdup(t->name);
-
-    if (t->subtests->len == 0) {
-        g_string_append_printf(out, "%s\t%s\n", ktap_result_name(t->result),
-                               path);
-    }
-    for (guint i = 0; i < t->subtests->len; i++) {
-        append_leaves(out, g_ptr_array_index(t->subtests, i), path);
-    }
-}
-
-static gboolean write_results_txt(Run *r, KtapTest *root, GError **error)
-{
-    g_autoptr(GString) out = g_string_new(NULL);
-    g_autofree char *path = g_build_filename(r->results, "results.txt", NULL);
+    KtapTest *root = ktap_parser_root(rec->parser);
+    g_autoptr(GStrvBuilder) names = g_strv_builder_new();
 
     for (guint i = 0; i < root->subtests->len; i++) {
-        append_leaves(out, g_ptr_array_index(root->subtests, i), "");
+        KtapTest *t = g_ptr_array_index(root->subtests, i);
+
+        g_strv_builder_add(names, t->name);
     }
-    return g_file_set_contents(path, out->str, out->len, error);
+    return g_strv_builder_end(names);
 }
 
-static void print_report(Run *r, KtapTest *root, int code)
+/* Judge a saved console.log, as the live run would have. */
+static int run_parse(Run *r)
 {
-    GPtrArray *crashes = crash_scanner_reports(r->scanner);
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    g_autoptr(GError) error = NULL;
 
-    for (guint i = 0; i < root->subtests->len; i++) {
-        KtapTest *s = g_ptr_array_index(root->subtests, i);
-        guint pass, fail, skip, none;
+    if (!g_file_get_contents(r->parse, &text, NULL, &error)) {
+        g_printerr("patchbay: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
+    if (!r->results) {
+        r->results = g_path_get_dirname(r->parse);
+    }
+    if (g_mkdir_with_parents(r->results, 0755) < 0) {
+        g_printerr("patchbay: cannot create %s: %s\n", r->results,
+                   g_strerror(errno));
+        return EXIT_INCOMPLETE;
+    }
+    /* No clock: every time is 0, and the summary says "parsed". */
+    run_record_init(&r->rec, 0);
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        if (!lines[i + 1] && !*lines[i]) {
+            break; /* after the final newline */
+        }
+        run_record_feed(&r->rec, lines[i], 0);
+    }
+    run_record_finish(&r->rec, 0);
+    if (!r->suites || !r->suites[0]) {
+        g_strfreev(r->suites);
+        r->suites = console_suites(&r->rec);
+    }
+    if (g_str_equal(r->release, "unknown")) {
+        /* /init's greeting: "# patchbay init: Linux 6.12.118 #5 SMP ..." */
+        for (guint i = 0; lines[i]; i++) {
+            const char *greeting = strstr(lines[i], "# patchbay init: Linux ");
 
-        ktap_test_count(s, &pass, &fail, &skip, &none);
-        printf("  %-20s %4u passed %4u failed %4u skipped%s\n", s->name, pass,
-               fail + none, skip, none ? " (some never finished)" : "");
-        if (s->result == KTAP_RESULT_SKIP && s->subtests->len == 0) {
-            printf("  %-20s skipped: %s\n", "", s->reason ? s->reason : "");
+            if (greeting) {
+                g_free(r->release);
+                r->release =
+                    g_strndup(greeting + 23, strcspn(greeting + 23, " "));
+                break;
+            }
         }
     }
-    for (guint i = 0; i < crashes->len; i++) {
-        CrashReport *c = g_ptr_array_index(crashes, i);
-        g_auto(GStrv) lines = g_strsplit(c->excerpt, "\n", 4);
-
-        g_autofree char *test = ktap_resolve_path(root, c->test);
-
-        printf("  crash: %s during %s\n", c->kind, test);
-        for (guint j = 0; lines[j] && j < 3; j++) {
-            printf("    | %s\n", lines[j]);
-        }
-    }
-    printf("patchbay: %s (variant %s, kernel %s) in %.1f s; results in %s\n",
-           verdict_name(code), r->variant, r->release,
-           seconds(r->end_us - r->start_us), r->results);
+    return judge(r);
 }
 
 static void drain_stderr(GObject *src, GAsyncResult *res, gpointer data)
 {
     Run *r = data;
-    g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish(
-        G_INPUT_STREAM(src), res, NULL);
+    g_autoptr(GBytes) bytes =
+        g_input_stream_read_bytes_finish(G_INPUT_STREAM(src), res, NULL);
 
     if (bytes && g_bytes_get_size(bytes)) {
         g_string_append_len(r->qemu_stderr, g_bytes_get_data(bytes, NULL),
                             g_bytes_get_size(bytes));
         g_input_stream_read_bytes_async(G_INPUT_STREAM(src), 4096,
-                                        G_PRIORITY_DEFAULT, NULL,
-                                        drain_stderr, r);
+                                        G_PRIORITY_DEFAULT, NULL, drain_stderr,
+                                        r);
     }
 }
 
@@ -517,10 +410,7 @@ static int run_batch(Run *r)
     g_autoptr(GPtrArray) argv = NULL;
     g_autoptr(GSubprocessLauncher) launcher = NULL;
     g_autoptr(GError) error = NULL;
-    g_autofree char *log_path = NULL, *junit_path = NULL;
-    KtapTest *root;
-    int code;
-
+    g_autofree char *log_path = NULL;
     for (guint i = 0; r->suites[i]; i++) {
         if (!suite_available(r, r->suites[i])) {
             g_printerr("patchbay: no suite named '%s' in the initramfs\n",
@@ -543,31 +433,29 @@ static int run_batch(Run *r)
     log_path = g_build_filename(r->results, "console.log", NULL);
     r->console_log = fopen(log_path, "w");
     if (!r->console_log) {
-        g_printerr("patchbay: cannot write %s: %s\n", log_path, g_strerror(errno));
+        g_printerr("patchbay: cannot write %s: %s\n", log_path,
+                   g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
     {
         g_autofree char *cmd = g_strjoinv(" ", (char **)argv->pdata);
-        g_autofree char *cmd_path = g_build_filename(r->results, "qemu-cmdline",
-                                                     NULL);
+        g_autofree char *cmd_path =
+            g_build_filename(r->results, "qemu-cmdline", NULL);
         g_autofree char *cmd_nl = g_strconcat(cmd, "\n", NULL);
 
         g_file_set_contents(cmd_path, cmd_nl, -1, NULL);
     }
 
-    r->parser = ktap_parser_new();
-    r->scanner = crash_scanner_new();
     r->qemu_stderr = g_string_new(NULL);
     r->loop = g_main_loop_new(NULL, FALSE);
     launcher = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                          G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_subprocess_launcher_set_stdin_file_path(launcher, "/dev/null");
-    r->start_us = now_us();
+    run_record_init(&r->rec, now_us());
     watchdog_init(&r->watchdog, (gint64)r->suite_timeout_s * G_USEC_PER_SEC,
-                  r->start_us);
-    r->qemu_proc = g_subprocess_launcher_spawnv(launcher,
-                                                (const char *const *)argv->pdata,
-                                                &error);
+                  r->rec.start_us);
+    r->qemu_proc = g_subprocess_launcher_spawnv(
+        launcher, (const char *const *)argv->pdata, &error);
     if (!r->qemu_proc) {
         g_printerr("patchbay: cannot start QEMU: %s\n", error->message);
         return EXIT_INCOMPLETE;
@@ -578,8 +466,8 @@ static int run_batch(Run *r)
                    error->message);
         g_clear_error(&error);
     }
-    r->console = g_data_input_stream_new(
-        g_subprocess_get_stdout_pipe(r->qemu_proc));
+    r->console =
+        g_data_input_stream_new(g_subprocess_get_stdout_pipe(r->qemu_proc));
     g_data_input_stream_set_newline_type(r->console,
                                          G_DATA_STREAM_NEWLINE_TYPE_ANY);
     g_data_input_stream_read_line_async(r->console, G_PRIORITY_DEFAULT, NULL,
@@ -613,61 +501,57 @@ static int run_batch(Run *r)
         g_unlink(port);
         g_rmdir(r->sock_dir);
     }
-    ktap_parser_finish(r->parser, r->end_us);
-    root = ktap_parser_root(r->parser);
-    code = verdict(r, root);
-    junit_path = g_build_filename(r->results, "junit.xml", NULL);
-    if (!junit_write(junit_path, root, crash_scanner_reports(r->scanner),
-                     &error) ||
-        !write_summary(r, root, code, &error) ||
-        !write_results_txt(r, root, &error)) {
-        g_printerr("patchbay: cannot write results: %s\n", error->message);
-        return EXIT_INCOMPLETE;
-    }
-    print_report(r, root, code);
-    return code;
+    run_record_finish(&r->rec, r->rec.end_us);
+    return judge(r);
 }
 
 int main(int argc, char **argv)
 {
     Run r = {
-        .variant = g_strdup("base"), .release = g_strdup("unknown"),
-        .suite_timeout_s = 300, .boot_timeout_s = 60, .crash_grace_s = 5,
+        .variant = g_strdup("base"),
+        .release = g_strdup("unknown"),
+        .suite_timeout_s = 300,
+        .boot_timeout_s = 60,
+        .crash_grace_s = 5,
     };
     g_autoptr(GError) error = NULL;
     GOptionEntry entries[] = {
-        { "qemu", 0, 0, G_OPTION_ARG_FILENAME, &r.qemu,
-          "qemu-system-aarch64 to run", "PATH" },
-        { "kernel", 0, 0, G_OPTION_ARG_FILENAME, &r.kernel,
-          "kernel Image", "PATH" },
-        { "initrd", 0, 0, G_OPTION_ARG_FILENAME, &r.initrd,
-          "initramfs", "PATH" },
-        { "results", 0, 0, G_OPTION_ARG_FILENAME, &r.results,
-          "folder for console.log, junit.xml, summary.json", "DIR" },
-        { "suite", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.suites,
-          "suite to run (repeatable)", "NAME" },
-        { "available", 0, 0, G_OPTION_ARG_FILENAME, &r.available,
-          "file listing the suites in the initramfs", "PATH" },
-        { "variant", 0, 0, G_OPTION_ARG_STRING, &r.variant,
-          "kernel variant name, for the record", "NAME" },
-        { "release", 0, 0, G_OPTION_ARG_STRING, &r.release,
-          "kernel release, for the record", "STRING" },
-        { "timeout", 0, 0, G_OPTION_ARG_INT, &r.suite_timeout_s,
-          "seconds of console silence that count as a hang (300)", "S" },
-        { "boot-timeout", 0, 0, G_OPTION_ARG_INT, &r.boot_timeout_s,
-          "seconds until /init must have started (60)", "S" },
-        { "qemu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.qemu_args,
-          "extra QEMU argument (repeatable)", "ARG" },
-        { "append", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.append,
-          "extra kernel command-line argument (repeatable)", "ARG" },
-        { "gdb-socket", 0, 0, G_OPTION_ARG_FILENAME, &r.gdb_socket,
-          "serve QEMU's gdbstub on this unix socket, add nokaslr; a run "
-          "starts halted and has no wall-clock deadlines", "PATH" },
-        { "interactive", 0, 0, G_OPTION_ARG_NONE, &r.interactive,
-          "boot to a shell on this terminal instead of running suites", NULL },
-        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &r.verbose,
-          "echo the console", NULL },
-        { NULL },
+        {"qemu", 0, 0, G_OPTION_ARG_FILENAME, &r.qemu,
+         "qemu-system-aarch64 to run", "PATH"},
+        {"kernel", 0, 0, G_OPTION_ARG_FILENAME, &r.kernel, "kernel Image",
+         "PATH"},
+        {"initrd", 0, 0, G_OPTION_ARG_FILENAME, &r.initrd, "initramfs", "PATH"},
+        {"results", 0, 0, G_OPTION_ARG_FILENAME, &r.results,
+         "folder for console.log, junit.xml, summary.json", "DIR"},
+        {"suite", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.suites,
+         "suite to run (repeatable)", "NAME"},
+        {"available", 0, 0, G_OPTION_ARG_FILENAME, &r.available,
+         "file listing the suites in the initramfs", "PATH"},
+        {"variant", 0, 0, G_OPTION_ARG_STRING, &r.variant,
+         "kernel variant name, for the record", "NAME"},
+        {"release", 0, 0, G_OPTION_ARG_STRING, &r.release,
+         "kernel release, for the record", "STRING"},
+        {"timeout", 0, 0, G_OPTION_ARG_INT, &r.suite_timeout_s,
+         "seconds of console silence that count as a hang (300)", "S"},
+        {"boot-timeout", 0, 0, G_OPTION_ARG_INT, &r.boot_timeout_s,
+         "seconds until /init must have started (60)", "S"},
+        {"qemu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.qemu_args,
+         "extra QEMU argument (repeatable)", "ARG"},
+        {"append", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.append,
+         "extra kernel command-line argument (repeatable)", "ARG"},
+        {"gdb-socket", 0, 0, G_OPTION_ARG_FILENAME, &r.gdb_socket,
+         "serve QEMU's gdbstub on this unix socket, add nokaslr; a run "
+         "starts halted and has no wall-clock deadlines",
+         "PATH"},
+        {"interactive", 0, 0, G_OPTION_ARG_NONE, &r.interactive,
+         "boot to a shell on this terminal instead of running suites", NULL},
+        {"parse", 0, 0, G_OPTION_ARG_FILENAME, &r.parse,
+         "boot nothing: judge this saved console.log and write the result "
+         "files (into --results, else beside it); --suite is optional",
+         "CONSOLE"},
+        {"verbose", 'v', 0, G_OPTION_ARG_NONE, &r.verbose, "echo the console",
+         NULL},
+        {NULL},
     };
     g_autoptr(GOptionContext) ctx =
         g_option_context_new("- boot the patchbay guest and judge its KTAP");
@@ -677,8 +561,12 @@ int main(int argc, char **argv)
         g_printerr("patchbay-run: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }
+    if (r.parse) {
+        return run_parse(&r);
+    }
     if (!r.qemu || !r.kernel || !r.initrd) {
-        g_printerr("patchbay-run: --qemu, --kernel and --initrd are required\n");
+        g_printerr(
+            "patchbay-run: --qemu, --kernel and --initrd are required\n");
         return EXIT_INCOMPLETE;
     }
     r.parent_pid = getppid();

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared shell helpers for patchbay's scripts (sourced, not executed).
 # shellcheck shell=sh
 

@@ -1,9 +1,11 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Drives an interactive "scripts/patchbay debug --suite msm" through tmux the
 # way a user would: break in msm_ioctl_gem_new, print an argument, run an
 # lx-* command, ^C to stop the running guest, quit (gdb detaches), and the
 # suite still passes. Then a second session is abandoned at the (gdb)
-# prompt by closing its terminal: no runner or QEMU may stay behind.
+# prompt by closing its terminal: no runner or QEMU may stay behind. Last,
+# debug --shell must clean up its socket folder.
 # TAP output.
 set -u
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
@@ -63,6 +65,22 @@ left=$(pgrep -f -- "--results=$results/b")
 [ -z "$left" ]
 ok $? "closing its terminal leaves no runner or QEMU behind"
 [ -z "$left" ] || kill $left
+
+
+# debug --shell: the guest halted at a shell, gdbstub beside it; poweroff
+# must leave no patchbay-debug.* socket folder behind in $TMPDIR.
+tmpdir=$results/tmp
+mkdir -p "$tmpdir"
+tmux new-session -d -s "$session" -x 200 -y 50 \
+    "TMPDIR=$tmpdir $root/scripts/patchbay debug --shell --suite msm; echo patchbay-exited=\$?; sleep 60"
+wait_for -F 'patchbay:/root# ' 120
+ok $? "debug --shell gives a prompt"
+tmux send-keys -t "$session" 'poweroff' Enter
+wait_for -F 'patchbay-exited=0' 30
+ok $? "poweroff ends debug --shell with exit code 0"
+[ -z "$(ls "$tmpdir")" ]
+ok $? "debug --shell leaves no patchbay-debug.* folder behind"
+tmux kill-session -t "$session" 2>/dev/null
 
 echo "1..$n"
 rm -rf "$results"

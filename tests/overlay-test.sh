@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Unit test of scripts/qemu-overlay on a fake QEMU tree: copy, idempotent
 # append, patch, already-applied patch, broken patch, --check.
 set -eu

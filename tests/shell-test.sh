@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Drives "scripts/patchbay shell" through tmux the way a user would: wait for
 # the prompt, run commands that need the emulated hardware, read their output,
 # quit with poweroff, and check that no QEMU process is left behind.
@@ -22,6 +23,8 @@ sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 wait_for -F 'patchbay:/root# ' 120
 ok $? "a prompt appears"
 echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
+! screen | grep -qE 'CRITICAL|WARNING \*\*'
+ok $? "no GLib CRITICAL or WARNING on the way to the prompt"
 qemu_pids=$(pgrep -s "$sid" qemu-system)
 [ -n "$qemu_pids" ]
 ok $? "QEMU runs in the shell's session (pid $qemu_pids)"

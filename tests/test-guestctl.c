@@ -1,7 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the guest control channel's request/reply translation.
- *
- * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <string.h>
 
@@ -20,10 +19,11 @@ static void test_qom_set(void)
     g_assert_nonnull(cmd);
     g_assert_null(reply);
     node = json_from_string(cmd, NULL);
-    g_assert_cmpstr(json_object_get_string_member(json_node_get_object(node),
-                                                  "execute"), ==, "qom-set");
-    args = json_object_get_object_member(json_node_get_object(node),
-                                         "arguments");
+    g_assert_cmpstr(
+        json_object_get_string_member(json_node_get_object(node), "execute"),
+        ==, "qom-set");
+    args =
+        json_object_get_object_member(json_node_get_object(node), "arguments");
     g_assert_cmpstr(json_object_get_string_member(args, "path"), ==,
                     "/machine/peripheral/t1");
     g_assert_cmpstr(json_object_get_string_member(args, "property"), ==,
@@ -34,10 +34,10 @@ static void test_qom_set(void)
 static void test_qom_set_json_values(void)
 {
     g_autofree char *reply = NULL;
-    g_autofree char *b = guestctl_request_to_qmp("qom-set /p present false",
-                                                 &reply);
-    g_autofree char *s = guestctl_request_to_qmp("qom-set /p rom \"28-00\"",
-                                                 &reply);
+    g_autofree char *b =
+        guestctl_request_to_qmp("qom-set /p present false", &reply);
+    g_autofree char *s =
+        guestctl_request_to_qmp("qom-set /p rom \"28-00\"", &reply);
 
     g_assert_nonnull(strstr(b, "\"value\":false"));
     g_assert_nonnull(strstr(s, "\"value\":\"28-00\""));
@@ -46,8 +46,8 @@ static void test_qom_set_json_values(void)
 static void test_qom_get(void)
 {
     g_autofree char *reply = NULL;
-    g_autofree char *cmd = guestctl_request_to_qmp("qom-get /p temperature",
-                                                   &reply);
+    g_autofree char *cmd =
+        guestctl_request_to_qmp("qom-get /p temperature", &reply);
 
     g_assert_nonnull(cmd);
     g_assert_null(strstr(cmd, "value"));
@@ -59,12 +59,13 @@ static void test_rejects(void)
     const struct {
         const char *line, *reply_prefix;
     } cases[] = {
-        { "reboot-host now", "error unknown operation 'reboot-host'" },
-        { "", "error unknown operation ''" },
-        { "quit", "error unknown operation 'quit'" },
-        { "qom-set /p temperature", "error usage" },
-        { "qom-get /p", "error usage" },
-        { "qom-set /p temperature {not json", "error qom-set: the value is not JSON" },
+        {"reboot-host now", "error unknown operation 'reboot-host'"},
+        {"", "error unknown operation ''"},
+        {"quit", "error unknown operation 'quit'"},
+        {"qom-set /p temperature", "error usage"},
+        {"qom-get /p", "error usage"},
+        {"qom-set /p temperature {not json",
+         "error qom-set: the value is not JSON"},
     };
 
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -79,14 +80,13 @@ static void test_rejects(void)
 
 static void test_replies(void)
 {
-    g_autofree char *ok = guestctl_qmp_to_reply("qom-set /p t 1",
-                                                "{\"return\": {}}");
-    g_autofree char *got = guestctl_qmp_to_reply("qom-get /p t",
-                                                 "{\"return\": 21500}");
+    g_autofree char *ok =
+        guestctl_qmp_to_reply("qom-set /p t 1", "{\"return\": {}}");
+    g_autofree char *got =
+        guestctl_qmp_to_reply("qom-get /p t", "{\"return\": 21500}");
     g_autofree char *err = guestctl_qmp_to_reply(
-        "qom-set /p t 1",
-        "{\"error\": {\"class\": \"GenericError\", "
-        "\"desc\": \"Property 'x.t' not found\"}}");
+        "qom-set /p t 1", "{\"error\": {\"class\": \"GenericError\", "
+                          "\"desc\": \"Property 'x.t' not found\"}}");
     g_autofree char *junk = guestctl_qmp_to_reply("qom-get /p t", "garbage");
 
     g_assert_cmpstr(ok, ==, "ok");

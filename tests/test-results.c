@@ -1,12 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests of the result-directory library (runner/results.c) and of the
+ * Unit tests of the result-folder comparison library (runner/results.c) and of the
  * exit codes and output of patchbay-compare and patchbay-mutants, run on
  * fixture directories built in a temporary directory.
  *
  * tests/meson.build passes the programs' paths in PATCHBAY_COMPARE and
  * PATCHBAY_MUTANTS.
- *
- * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <string.h>
 #include <sys/wait.h>
@@ -75,7 +74,8 @@ static char *make_run(Fixture *f, const char *name, const char *variant,
     char *dir = g_build_filename(f->tmp, name, NULL);
     g_autofree char *summary = g_strdup_printf(
         "{\"verdict\": \"%s\", \"variant\": \"%s\", \"kernel\": \"6.12.1\", "
-        "\"suites\": {}, \"crashes\": %s}\n", verdict, variant, crashes);
+        "\"suites\": {}, \"crashes\": %s}\n",
+        verdict, variant, crashes);
 
     g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
     write_file(dir, "results.txt", results);
@@ -93,26 +93,26 @@ static RunResults *load_ok(const char *dir)
     return run;
 }
 
-static const char base_txt[] =
-    "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-    "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-    "pass\tmsm/ioctl/version\n"
-    "fail\tmsm/ioctl/known bad\n"
-    "pass\tw1/netlink/N1 LIST_MASTERS\n"
-    "skip\tw1/sysfs/S12\n";
+static const char base_txt[] = "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                               "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                               "pass\tmsm/ioctl/version\n"
+                               "fail\tmsm/ioctl/known bad\n"
+                               "pass\tw1/netlink/N1 LIST_MASTERS\n"
+                               "skip\tw1/sysfs/S12\n";
 
 /* ---- loading ---- */
 
 static void test_load_good(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(
-        f, "good", "msm-x", "fail",
-        "pass\tmsm/ioctl/case one\n"
-        "fail\tmsm/ioctl/case #2 with 3 digits\n"
-        "skip\tw1/netlink/skipped\n"
-        "none\tw1/netlink/#4\n",
-        "[{\"kind\": \"panic\", \"test\": \"w1/netlink/#4\", \"excerpt\": \"x\"},"
-        " {\"kind\": \"warn\", \"test\": null, \"excerpt\": \"y\"}]");
+    g_autofree char *dir =
+        make_run(f, "good", "msm-x", "fail",
+                 "pass\tmsm/ioctl/case one\n"
+                 "fail\tmsm/ioctl/case #2 with 3 digits\n"
+                 "skip\tw1/netlink/skipped\n"
+                 "none\tw1/netlink/#4\n",
+                 "[{\"kind\": \"panic\", \"test\": \"w1/netlink/#4\", "
+                 "\"excerpt\": \"x\"},"
+                 " {\"kind\": \"warn\", \"test\": null, \"excerpt\": \"y\"}]");
     g_autoptr(RunResults) run = load_ok(dir);
     RunCrash *c;
 
@@ -124,12 +124,16 @@ static void test_load_good(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpstr(g_ptr_array_index(run->tests, 1), ==,
                     "msm/ioctl/case #2 with 3 digits");
     g_assert_cmpstr(g_ptr_array_index(run->tests, 3), ==, "w1/netlink/#4");
-    g_assert_cmpint(run_results_get(run, "msm/ioctl/case one"), ==, TEST_PASS);
+    g_assert_cmpint(run_results_get(run, "msm/ioctl/case one"), ==,
+                    KTAP_RESULT_PASS);
     g_assert_cmpint(run_results_get(run, "msm/ioctl/case #2 with 3 digits"), ==,
-                    TEST_FAIL);
-    g_assert_cmpint(run_results_get(run, "w1/netlink/skipped"), ==, TEST_SKIP);
-    g_assert_cmpint(run_results_get(run, "w1/netlink/#4"), ==, TEST_NONE);
-    g_assert_cmpint(run_results_get(run, "w1/netlink/nope"), ==, TEST_MISSING);
+                    KTAP_RESULT_FAIL);
+    g_assert_cmpint(run_results_get(run, "w1/netlink/skipped"), ==,
+                    KTAP_RESULT_SKIP);
+    g_assert_cmpint(run_results_get(run, "w1/netlink/#4"), ==,
+                    KTAP_RESULT_NONE);
+    g_assert_cmpint(run_results_get(run, "w1/netlink/nope"), ==,
+                    KTAP_RESULT_MISSING);
     g_assert_cmpuint(run->crashes->len, ==, 2);
     c = g_ptr_array_index(run->crashes, 0);
     g_assert_cmpstr(c->kind, ==, "panic");
@@ -137,8 +141,8 @@ static void test_load_good(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     c = g_ptr_array_index(run->crashes, 1);
     g_assert_cmpstr(c->kind, ==, "warn");
     g_assert_null(c->test);
-    g_assert_cmpstr(test_result_name(TEST_MISSING), ==, "missing");
-    g_assert_cmpstr(test_result_name(TEST_NONE), ==, "none");
+    g_assert_cmpstr(ktap_result_name(KTAP_RESULT_MISSING), ==, "missing");
+    g_assert_cmpstr(ktap_result_name(KTAP_RESULT_NONE), ==, "none");
 }
 
 static void test_load_empty(Fixture *f, G_GNUC_UNUSED gconstpointer data)
@@ -152,8 +156,8 @@ static void test_load_empty(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 
 static void test_load_missing(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "m", "base", "pass", "pass\ta/b/c\n",
-                                    "[]");
+    g_autofree char *dir =
+        make_run(f, "m", "base", "pass", "pass\ta/b/c\n", "[]");
     g_autofree char *txt = g_build_filename(dir, "results.txt", NULL);
     g_autofree char *json = g_build_filename(dir, "summary.json", NULL);
     g_autofree char *nodir = g_build_filename(f->tmp, "no-such-dir", NULL);
@@ -176,7 +180,8 @@ static void test_load_missing(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_nonnull(strstr(error->message, json));
 }
 
-static void test_load_malformed_line(Fixture *f, G_GNUC_UNUSED gconstpointer data)
+static void test_load_malformed_line(Fixture *f,
+                                     G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *dir = make_run(f, "bad", "base", "pass",
                                     "pass\ta/b/c\npass a/b/no tab\n", "[]");
@@ -189,13 +194,15 @@ static void test_load_malformed_line(Fixture *f, G_GNUC_UNUSED gconstpointer dat
     g_assert_cmpstr(error->message, ==, expect);
 }
 
-static void test_load_unknown_result(Fixture *f, G_GNUC_UNUSED gconstpointer data)
+static void test_load_unknown_result(Fixture *f,
+                                     G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "bad", "base", "pass",
-                                    "passed\ta/b/c\n", "[]");
+    g_autofree char *dir =
+        make_run(f, "bad", "base", "pass", "passed\ta/b/c\n", "[]");
     g_autofree char *expect = g_strdup_printf(
         "%s/results.txt:1: unknown result 'passed' (not pass, fail, skip or "
-        "none)", dir);
+        "none)",
+        dir);
     g_autoptr(GError) error = NULL;
 
     g_assert_null(run_results_load(dir, &error));
@@ -205,8 +212,8 @@ static void test_load_unknown_result(Fixture *f, G_GNUC_UNUSED gconstpointer dat
 
 static void test_load_bad_json(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "bad", "base", "pass", "pass\ta/b/c\n",
-                                    "[]");
+    g_autofree char *dir =
+        make_run(f, "bad", "base", "pass", "pass\ta/b/c\n", "[]");
     g_autofree char *json = g_build_filename(dir, "summary.json", NULL);
     g_autoptr(GError) error = NULL;
 
@@ -237,7 +244,8 @@ static void test_load_repeats(Fixture *f, G_GNUC_UNUSED gconstpointer data)
                                     "pass\ts/e/same\n"
                                     "pass\ts/e/other\n"
                                     "fail\ts/e/same\n"
-                                    "skip\ts/e/same\n", "[]");
+                                    "skip\ts/e/same\n",
+                                    "[]");
     g_autoptr(RunResults) run = load_ok(dir);
 
     g_assert_cmpuint(run->tests->len, ==, 4);
@@ -245,15 +253,15 @@ static void test_load_repeats(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpstr(g_ptr_array_index(run->tests, 1), ==, "s/e/other");
     g_assert_cmpstr(g_ptr_array_index(run->tests, 2), ==, "s/e/same [2]");
     g_assert_cmpstr(g_ptr_array_index(run->tests, 3), ==, "s/e/same [3]");
-    g_assert_cmpint(run_results_get(run, "s/e/same"), ==, TEST_PASS);
-    g_assert_cmpint(run_results_get(run, "s/e/same [2]"), ==, TEST_FAIL);
-    g_assert_cmpint(run_results_get(run, "s/e/same [3]"), ==, TEST_SKIP);
+    g_assert_cmpint(run_results_get(run, "s/e/same"), ==, KTAP_RESULT_PASS);
+    g_assert_cmpint(run_results_get(run, "s/e/same [2]"), ==, KTAP_RESULT_FAIL);
+    g_assert_cmpint(run_results_get(run, "s/e/same [3]"), ==, KTAP_RESULT_SKIP);
 }
 
 /* ---- diff ---- */
 
 static void assert_pair(GPtrArray *pairs, guint i, const char *test,
-                        TestResult base, TestResult with)
+                        KtapResult base, KtapResult with)
 {
     TestPair *p;
 
@@ -267,43 +275,50 @@ static void assert_pair(GPtrArray *pairs, guint i, const char *test,
 static void test_diff(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *bdir = make_run(f, "base", "base", "fail", base_txt, "[]");
-    g_autofree char *wdir = make_run(
-        f, "with", "v", "fail",
-        "pass\tw1/netlink/N1 LIST_MASTERS\n"     /* same, other position */
-        "pass\tmsm/ioctl/new case\n"             /* only in with */
-        "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"  /* pass -> fail */
-        "pass\tmsm/ioctl/known bad\n"            /* fail -> pass */
-        "pass\tmsm/ioctl/version\n"
-        "pass\tctl/a/b\n"                        /* only in with */
-        "none\tw1/sysfs/S12\n",                  /* skip -> none */
-        "[]");                                   /* bit 2 missing */
+    g_autofree char *wdir =
+        make_run(f, "with", "v", "fail",
+                 "pass\tw1/netlink/N1 LIST_MASTERS\n" /* same, other position */
+                 "pass\tmsm/ioctl/new case\n"         /* only in with */
+                 "fail\tmsm/ioctl/GEM_NEW flags bit 3\n" /* pass -> fail */
+                 "pass\tmsm/ioctl/known bad\n"           /* fail -> pass */
+                 "pass\tmsm/ioctl/version\n"
+                 "pass\tctl/a/b\n"       /* only in with */
+                 "none\tw1/sysfs/S12\n", /* skip -> none */
+                 "[]");                  /* bit 2 missing */
     g_autoptr(RunResults) base = load_ok(bdir);
     g_autoptr(RunResults) with = load_ok(wdir);
     g_autoptr(GPtrArray) all = results_diff(base, with, NULL);
-    const char *msm_ctl[] = { "msm", "ctl", NULL };
+    const char *msm_ctl[] = {"msm", "ctl", NULL};
     g_autoptr(GPtrArray) some = results_diff(base, with, msm_ctl);
-    const char *none[] = { NULL };
+    const char *none[] = {NULL};
     g_autoptr(GPtrArray) empty_list = results_diff(base, with, none);
-    const char *nosuch[] = { "ms", NULL };
+    const char *nosuch[] = {"ms", NULL};
     g_autoptr(GPtrArray) prefix_only = results_diff(base, with, nosuch);
 
     g_assert_cmpuint(all->len, ==, 8);
-    assert_pair(all, 0, "msm/ioctl/GEM_NEW flags bit 2", TEST_PASS,
-                TEST_MISSING);
-    assert_pair(all, 1, "msm/ioctl/GEM_NEW flags bit 3", TEST_PASS, TEST_FAIL);
-    assert_pair(all, 2, "msm/ioctl/version", TEST_PASS, TEST_PASS);
-    assert_pair(all, 3, "msm/ioctl/known bad", TEST_FAIL, TEST_PASS);
-    assert_pair(all, 4, "w1/netlink/N1 LIST_MASTERS", TEST_PASS, TEST_PASS);
-    assert_pair(all, 5, "w1/sysfs/S12", TEST_SKIP, TEST_NONE);
-    assert_pair(all, 6, "msm/ioctl/new case", TEST_MISSING, TEST_PASS);
-    assert_pair(all, 7, "ctl/a/b", TEST_MISSING, TEST_PASS);
+    assert_pair(all, 0, "msm/ioctl/GEM_NEW flags bit 2", KTAP_RESULT_PASS,
+                KTAP_RESULT_MISSING);
+    assert_pair(all, 1, "msm/ioctl/GEM_NEW flags bit 3", KTAP_RESULT_PASS,
+                KTAP_RESULT_FAIL);
+    assert_pair(all, 2, "msm/ioctl/version", KTAP_RESULT_PASS,
+                KTAP_RESULT_PASS);
+    assert_pair(all, 3, "msm/ioctl/known bad", KTAP_RESULT_FAIL,
+                KTAP_RESULT_PASS);
+    assert_pair(all, 4, "w1/netlink/N1 LIST_MASTERS", KTAP_RESULT_PASS,
+                KTAP_RESULT_PASS);
+    assert_pair(all, 5, "w1/sysfs/S12", KTAP_RESULT_SKIP, KTAP_RESULT_NONE);
+    assert_pair(all, 6, "msm/ioctl/new case", KTAP_RESULT_MISSING,
+                KTAP_RESULT_PASS);
+    assert_pair(all, 7, "ctl/a/b", KTAP_RESULT_MISSING, KTAP_RESULT_PASS);
 
     g_assert_cmpuint(some->len, ==, 6);
-    assert_pair(some, 0, "msm/ioctl/GEM_NEW flags bit 2", TEST_PASS,
-                TEST_MISSING);
-    assert_pair(some, 3, "msm/ioctl/known bad", TEST_FAIL, TEST_PASS);
-    assert_pair(some, 4, "msm/ioctl/new case", TEST_MISSING, TEST_PASS);
-    assert_pair(some, 5, "ctl/a/b", TEST_MISSING, TEST_PASS);
+    assert_pair(some, 0, "msm/ioctl/GEM_NEW flags bit 2", KTAP_RESULT_PASS,
+                KTAP_RESULT_MISSING);
+    assert_pair(some, 3, "msm/ioctl/known bad", KTAP_RESULT_FAIL,
+                KTAP_RESULT_PASS);
+    assert_pair(some, 4, "msm/ioctl/new case", KTAP_RESULT_MISSING,
+                KTAP_RESULT_PASS);
+    assert_pair(some, 5, "ctl/a/b", KTAP_RESULT_MISSING, KTAP_RESULT_PASS);
 
     /* An empty list means no restriction; a suite matches whole words. */
     g_assert_cmpuint(empty_list->len, ==, 8);
@@ -344,8 +359,8 @@ static void test_meta(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpstr(meta->killed_by[1], ==,
                     "msm/ioctl/GEM_NEW on an unknown handle");
     g_assert_true(variant_meta_expects(meta, "msm/ioctl/GEM_NEW flags bit 3"));
-    g_assert_true(variant_meta_expects(meta,
-                                       "msm/ioctl/GEM_NEW on an unknown handle"));
+    g_assert_true(
+        variant_meta_expects(meta, "msm/ioctl/GEM_NEW on an unknown handle"));
     g_assert_false(variant_meta_expects(meta, "msm/ioctl/GEM_NEW size 0"));
     g_assert_false(variant_meta_expects(meta, NULL));
 }
@@ -354,8 +369,8 @@ static void test_meta_errors(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *path = g_build_filename(f->tmp, "variant", NULL);
     g_autofree char *nofile = g_build_filename(f->tmp, "nofile", NULL);
-    g_autofree char *expect = g_strdup_printf("%s:2: expected 'key: value'",
-                                              path);
+    g_autofree char *expect =
+        g_strdup_printf("%s:2: expected 'key: value'", path);
     g_autoptr(GError) error = NULL;
 
     write_file(f->tmp, "variant", "# c\nsuites msm\n");
@@ -385,8 +400,8 @@ static VariantMeta *meta_for(Fixture *f, const char *suites,
                              const char *killed_by)
 {
     g_autofree char *text = g_strdup_printf("removes: a check\nsuites: %s\n"
-                                            "killed-by: %s\n", suites,
-                                            killed_by);
+                                            "killed-by: %s\n",
+                                            suites, killed_by);
     g_autofree char *path = g_build_filename(f->tmp, "variant", NULL);
     g_autoptr(GError) error = NULL;
     VariantMeta *meta;
@@ -402,8 +417,8 @@ static MutantVerdict *classify(Fixture *f, const char *results,
                                const char *killed_by)
 {
     g_autofree char *bdir = make_run(f, "base", "base", "fail", base_txt, "[]");
-    g_autofree char *mdir = make_run(f, "mutant", "m", verdict, results,
-                                     crashes);
+    g_autofree char *mdir =
+        make_run(f, "mutant", "m", verdict, results, crashes);
     g_autoptr(RunResults) base = load_ok(bdir);
     g_autoptr(RunResults) mutant = load_ok(mdir);
     g_autoptr(VariantMeta) meta = meta_for(f, "msm", killed_by);
@@ -411,18 +426,19 @@ static MutantVerdict *classify(Fixture *f, const char *results,
     return mutant_classify(base, mutant, meta);
 }
 
-static void test_mutant_killed_by_fail(Fixture *f, G_GNUC_UNUSED gconstpointer data)
+static void test_mutant_killed_by_fail(Fixture *f,
+                                       G_GNUC_UNUSED gconstpointer data)
 {
     /* bit 3 fails, bit 2 never finished: two killers. "version" is
      * missing, which is not a kill (a renamed test); "known bad" failed in
      * base too, and w1 is not msm's. */
-    g_autoptr(MutantVerdict) v = classify(
-        f,
-        "none\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "fail\tmsm/ioctl/known bad\n"
-        "fail\tmsm/ioctl/new case\n",
-        "fail", "[]", "msm/ioctl/GEM_NEW flags bit");
+    g_autoptr(MutantVerdict) v =
+        classify(f,
+                 "none\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                 "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                 "fail\tmsm/ioctl/known bad\n"
+                 "fail\tmsm/ioctl/new case\n",
+                 "fail", "[]", "msm/ioctl/GEM_NEW flags bit");
 
     g_assert_cmpint(v->status, ==, MUTANT_KILLED);
     g_assert_cmpstr(mutant_status_name(v->status), ==, "killed");
@@ -435,18 +451,19 @@ static void test_mutant_killed_by_fail(Fixture *f, G_GNUC_UNUSED gconstpointer d
     g_assert_cmpuint(v->elsewhere, ==, 0);
 }
 
-static void test_mutant_killed_by_crash(Fixture *f, G_GNUC_UNUSED gconstpointer data)
+static void test_mutant_killed_by_crash(Fixture *f,
+                                        G_GNUC_UNUSED gconstpointer data)
 {
-    g_autoptr(MutantVerdict) v = classify(
-        f,
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n"
-        "fail\tmsm/ioctl/known bad\n",
-        "fail",
-        "[{\"kind\": \"warn\", \"test\": \"msm/ioctl/version\", "
-        "\"excerpt\": \"\"}]",
-        "msm/ioctl/GEM_NEW flags bit");
+    g_autoptr(MutantVerdict) v =
+        classify(f,
+                 "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                 "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                 "pass\tmsm/ioctl/version\n"
+                 "fail\tmsm/ioctl/known bad\n",
+                 "fail",
+                 "[{\"kind\": \"warn\", \"test\": \"msm/ioctl/version\", "
+                 "\"excerpt\": \"\"}]",
+                 "msm/ioctl/GEM_NEW flags bit");
 
     g_assert_cmpint(v->status, ==, MUTANT_KILLED);
     g_assert_cmpuint(v->killers->len, ==, 1);
@@ -456,14 +473,17 @@ static void test_mutant_killed_by_crash(Fixture *f, G_GNUC_UNUSED gconstpointer 
     g_assert_cmpuint(v->elsewhere, ==, 1);
 }
 
-static void test_mutant_crash_expected(Fixture *f, G_GNUC_UNUSED gconstpointer data)
+static void test_mutant_crash_expected(Fixture *f,
+                                       G_GNUC_UNUSED gconstpointer data)
 {
     /* A crash during a declared killer is the expected kill; a crash in
      * no test counts as elsewhere; crashes come first even if the run is
      * incomplete. */
     g_autoptr(MutantVerdict) v = classify(
-        f, "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "none\tmsm/ioctl/GEM_NEW flags bit 3\n", "incomplete",
+        f,
+        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+        "none\tmsm/ioctl/GEM_NEW flags bit 3\n",
+        "incomplete",
         "[{\"kind\": \"panic\", \"test\": \"msm/ioctl/GEM_NEW flags bit 3\", "
         "\"excerpt\": \"\"}, {\"kind\": \"hang\", \"test\": null, "
         "\"excerpt\": \"\"}]",
@@ -484,13 +504,13 @@ static void test_mutant_crash_expected(Fixture *f, G_GNUC_UNUSED gconstpointer d
 static void test_mutant_survived(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     /* Same msm results; a skip where base passed is not a kill. */
-    g_autoptr(MutantVerdict) v = classify(
-        f,
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "skip\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n"
-        "fail\tmsm/ioctl/known bad\n",
-        "fail", "[]", "msm/ioctl/GEM_NEW flags bit");
+    g_autoptr(MutantVerdict) v =
+        classify(f,
+                 "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                 "skip\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                 "pass\tmsm/ioctl/version\n"
+                 "fail\tmsm/ioctl/known bad\n",
+                 "fail", "[]", "msm/ioctl/GEM_NEW flags bit");
 
     g_assert_cmpint(v->status, ==, MUTANT_SURVIVED);
     g_assert_cmpstr(mutant_status_name(v->status), ==, "survived");
@@ -501,12 +521,12 @@ static void test_mutant_survived(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 
 static void test_mutant_incomplete(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autoptr(MutantVerdict) v = classify(
-        f,
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n",
-        "incomplete", "[]", "msm/ioctl/GEM_NEW flags bit");
+    g_autoptr(MutantVerdict) v =
+        classify(f,
+                 "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                 "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                 "pass\tmsm/ioctl/version\n",
+                 "incomplete", "[]", "msm/ioctl/GEM_NEW flags bit");
 
     g_assert_cmpint(v->status, ==, MUTANT_INCOMPLETE);
     g_assert_cmpstr(mutant_status_name(v->status), ==, "incomplete");
@@ -538,8 +558,8 @@ static int run_prog(const char *env, char **out, ...)
     va_end(ap);
     g_ptr_array_add(argv, NULL);
     g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                               G_SPAWN_DEFAULT, NULL, NULL, out, &err,
-                               &status, &error));
+                               G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status,
+                               &error));
     g_assert_no_error(error);
     g_test_message("%s stderr: %s", prog, err);
     g_assert_true(WIFEXITED(status));
@@ -559,18 +579,18 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *base = make_run(f, "base", "base", "fail", base_txt, "[]");
     g_autofree char *same = make_run(f, "same", "base", "fail", base_txt, "[]");
-    g_autofree char *crash = make_run(
-        f, "crash", "base", "fail", base_txt,
-        "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
-        "\"excerpt\": \"\"}]");
-    g_autofree char *with = make_run(
-        f, "with", "v", "fail",
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n"
-        "pass\tmsm/ioctl/known bad\n", "[]");
-    g_autofree char *inc = make_run(f, "inc", "base", "incomplete", base_txt,
-                                    "[]");
+    g_autofree char *crash =
+        make_run(f, "crash", "base", "fail", base_txt,
+                 "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
+                 "\"excerpt\": \"\"}]");
+    g_autofree char *with = make_run(f, "with", "v", "fail",
+                                     "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                                     "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                                     "pass\tmsm/ioctl/version\n"
+                                     "pass\tmsm/ioctl/known bad\n",
+                                     "[]");
+    g_autofree char *inc =
+        make_run(f, "inc", "base", "incomplete", base_txt, "[]");
     g_autofree char *nodir = g_build_filename(f->tmp, "nothing", NULL);
     g_autofree char *json = g_build_filename(f->tmp, "cmp.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
@@ -585,18 +605,19 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
     g_assert_cmpint(code, ==, 0);
     g_assert_true(g_str_has_suffix(out, "\nno test differs (6 compared); "
-                                   "crashes: base 0, with 0\n"));
+                                        "crashes: base 0, with 0\n"));
     g_clear_pointer(&out, g_free);
 
     /* Only a crash differs. */
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, crash, NULL), ==,
                     1);
     g_assert_nonnull(strstr(out, "\n  crash (with): oops during "
-                            "msm/ioctl/version\n"));
+                                 "msm/ioctl/version\n"));
     g_clear_pointer(&out, g_free);
 
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, "--suite", "msm",
-                             "--json", json, base, with, NULL), ==, 1);
+                             "--json", json, base, with, NULL),
+                    ==, 1);
     g_assert_cmpstr(out, ==,
                     "base: base (6.12.1), verdict fail, 4 tests\n"
                     "with: v (6.12.1), verdict fail, 4 tests\n"
@@ -615,35 +636,37 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     changed = json_object_get_array_member(root, "changed");
     g_assert_cmpuint(json_array_get_length(changed), ==, 2);
     g_assert_cmpstr(json_object_get_string_member(
-                        json_array_get_object_element(changed, 0), "test"), ==,
-                    "msm/ioctl/GEM_NEW flags bit 3");
+                        json_array_get_object_element(changed, 0), "test"),
+                    ==, "msm/ioctl/GEM_NEW flags bit 3");
     g_assert_cmpstr(json_object_get_string_member(
-                        json_array_get_object_element(changed, 0), "with"), ==,
-                    "fail");
+                        json_array_get_object_element(changed, 0), "with"),
+                    ==, "fail");
     g_assert_cmpint(json_object_get_int_member(
                         json_object_get_object_member(root, "with"), "tests"),
                     ==, 4);
-    g_assert_cmpuint(json_array_get_length(
-                         json_object_get_array_member(root, "suites")), ==, 1);
+    g_assert_cmpuint(
+        json_array_get_length(json_object_get_array_member(root, "suites")), ==,
+        1);
 
     /* Without --suite the w1 tests are missing in with: 4 changed. */
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, with, NULL), ==,
                     1);
-    g_assert_true(g_str_has_suffix(out, "\n4 of 6 tests differ: 1 pass->fail, "
+    g_assert_true(g_str_has_suffix(out,
+                                   "\n4 of 6 tests differ: 1 pass->fail, "
                                    "1 fail->pass, 2 other; crashes: base 0, "
                                    "with 0\n"));
     g_clear_pointer(&out, g_free);
 
     /* Trouble: incomplete run, unusable dir, unknown suite, bad usage. */
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, inc, NULL), ==,
-                    2);
-    g_assert_nonnull(strstr(out, "no test differs"));   /* still printed */
+    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, inc, NULL), ==, 2);
+    g_assert_nonnull(strstr(out, "no test differs")); /* still printed */
     g_clear_pointer(&out, g_free);
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, nodir, NULL), ==,
                     2);
     g_clear_pointer(&out, g_free);
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, "--suite", "nosuch",
-                             base, same, NULL), ==, 2);
+                             base, same, NULL),
+                    ==, 2);
     g_clear_pointer(&out, g_free);
     g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, NULL), ==, 2);
 }
@@ -665,28 +688,32 @@ static char *make_mutant(Fixture *f, const char *name, const char *verdict,
 static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *base = make_run(f, "base", "base", "fail", base_txt, "[]");
-    g_autofree char *killed = make_mutant(
-        f, "m-killed", "fail",
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "fail\tmsm/ioctl/version\n"
-        "fail\tmsm/ioctl/known bad\n", "[]", "msm/ioctl/GEM_NEW");
-    g_autofree char *crashed = make_mutant(
-        f, "m-crashed", "fail",
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n",
-        "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
-        "\"excerpt\": \"\"}]", "msm/ioctl/GEM_NEW");
-    g_autofree char *survived = make_mutant(
-        f, "m-survived", "pass",
-        "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n", "[]", "msm/ioctl/GEM_NEW");
-    g_autofree char *inc = make_mutant(
-        f, "m-inc", "incomplete", "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-        "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
-        "pass\tmsm/ioctl/version\n", "[]", "msm/ioctl/GEM_NEW");
+    g_autofree char *killed =
+        make_mutant(f, "m-killed", "fail",
+                    "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                    "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                    "fail\tmsm/ioctl/version\n"
+                    "fail\tmsm/ioctl/known bad\n",
+                    "[]", "msm/ioctl/GEM_NEW");
+    g_autofree char *crashed =
+        make_mutant(f, "m-crashed", "fail",
+                    "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                    "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                    "pass\tmsm/ioctl/version\n",
+                    "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
+                    "\"excerpt\": \"\"}]",
+                    "msm/ioctl/GEM_NEW");
+    g_autofree char *survived =
+        make_mutant(f, "m-survived", "pass",
+                    "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                    "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                    "pass\tmsm/ioctl/version\n",
+                    "[]", "msm/ioctl/GEM_NEW");
+    g_autofree char *inc = make_mutant(f, "m-inc", "incomplete",
+                                       "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                                       "pass\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                                       "pass\tmsm/ioctl/version\n",
+                                       "[]", "msm/ioctl/GEM_NEW");
     g_autofree char *nodir = g_build_filename(f->tmp, "m-gone", NULL);
     g_autofree char *json = g_build_filename(f->tmp, "m.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
@@ -700,7 +727,8 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         return;
     }
     g_assert_cmpint(code, ==, 0);
-    g_assert_cmpstr(out, ==,
+    g_assert_cmpstr(
+        out, ==,
         "MUTANT                           STATUS    KILLED BY\n"
         "m-killed                         killed    2 tests: "
         "msm/ioctl/GEM_NEW flags bit 3, msm/ioctl/version\n"
@@ -715,12 +743,14 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_clear_pointer(&out, g_free);
 
     g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, "--json", json, base,
-                             killed, survived, crashed, NULL), ==, 1);
-    g_assert_nonnull(strstr(out, "\nm-survived                       SURVIVED  "
+                             killed, survived, crashed, NULL),
+                    ==, 1);
+    g_assert_nonnull(strstr(out,
+                            "\nm-survived                       SURVIVED  "
                             "no test noticed: the msm suite misses this check "
                             "(a gap in the tests, not a kernel bug)\n"));
     g_assert_true(g_str_has_suffix(out, "\nmutation score: 2/3 killed (66%): "
-                                   "1 survived, 0 incomplete\n"));
+                                        "1 survived, 0 incomplete\n"));
     g_clear_pointer(&out, g_free);
     root = load_json(parser, json);
     g_assert_cmpint(json_object_get_int_member(root, "killed"), ==, 2);
@@ -736,12 +766,16 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpstr(json_object_get_string_member(m, "status"), ==, "killed");
     g_assert_cmpstr(json_object_get_string_member(m, "removes"), ==,
                     "m-killed's check");
-    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(
-                         m, "declared_killed_by")), ==, 1);
-    g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(
-                        m, "declared_killed_by"), 0), ==, "msm/ioctl/GEM_NEW");
     g_assert_cmpuint(json_array_get_length(
-                         json_object_get_array_member(m, "killers")), ==, 2);
+                         json_object_get_array_member(m, "declared_killed_by")),
+                     ==, 1);
+    g_assert_cmpstr(
+        json_array_get_string_element(
+            json_object_get_array_member(m, "declared_killed_by"), 0),
+        ==, "msm/ioctl/GEM_NEW");
+    g_assert_cmpuint(
+        json_array_get_length(json_object_get_array_member(m, "killers")), ==,
+        2);
     g_assert_true(json_object_get_boolean_member(m, "expected"));
     g_assert_cmpint(json_object_get_int_member(m, "elsewhere"), ==, 1);
     m = json_array_get_object_element(mutants, 1);
@@ -752,17 +786,17 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpint(json_object_get_int_member(m, "elsewhere"), ==, 1);
 
     /* Incomplete and unusable beat a survivor: exit 2. */
-    g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, base, survived, inc,
-                             NULL), ==, 2);
+    g_assert_cmpint(
+        run_prog("PATCHBAY_MUTANTS", &out, base, survived, inc, NULL), ==, 2);
     g_assert_nonnull(strstr(out, "\nm-inc                            "
-                            "INCOMPLETE "));
+                                 "INCOMPLETE "));
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, base, killed, nodir,
-                             NULL), ==, 2);
+    g_assert_cmpint(
+        run_prog("PATCHBAY_MUTANTS", &out, base, killed, nodir, NULL), ==, 2);
     g_assert_nonnull(strstr(out, "\nm-gone                           "
-                            "INCOMPLETE unusable results: "));
+                                 "INCOMPLETE unusable results: "));
     g_assert_true(g_str_has_suffix(out, "\nmutation score: 1/2 killed (50%): "
-                                   "0 survived, 1 incomplete\n"));
+                                        "0 survived, 1 incomplete\n"));
     g_clear_pointer(&out, g_free);
     /* Unusable base, missing mutants. */
     g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, nodir, killed, NULL), ==,
@@ -774,7 +808,7 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-#define ADD(path, fn) \
+#define ADD(path, fn)                                              \
     g_test_add("/results/" path, Fixture, NULL, fixture_setup, fn, \
                fixture_teardown)
     ADD("load/good", test_load_good);

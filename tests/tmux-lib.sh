@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that drive patchbay through tmux (sourced): TAP
 # results and polling the pane. The caller sets $session.
 n=0 failed=0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* crashscan.h - recognises kernel crash reports in the console stream */
 #pragma once
 
@@ -6,12 +7,23 @@
 G_BEGIN_DECLS
 
 typedef struct {
-    char *kind;     /* "panic","oops","bug","warn","kasan","lockup","hung-task","rcu-stall","hang",
-                       and "ubsan" (KFENCE reports count as "kasan", lockdep splats as "warn") */
-    char *test;     /* the test running when it started (ktap_parser_running), or "(boot)" if none */
-    char *excerpt;  /* the report: its first line and the following kernel lines, up to 40 lines,
-                       ending early at "---[ end trace" / "---[ end Kernel panic"; lines are
-                       '\n'-separated and keep their "[ time]" prefix */
+    /*
+     * "panic","oops","bug","warn","kasan","lockup","hung-task","rcu-
+     * stall","hang", and "ubsan" (KFENCE reports count as "kasan", lockdep
+     * splats as "warn")
+     */
+    char *kind;
+    /*
+     * the test running when it started (ktap_parser_running), or "(boot)" if
+     * none
+     */
+    char *test;
+    /*
+     * the report: its first line and the following kernel lines, up to 40
+     * lines, ending early at "---[ end trace" / "---[ end Kernel panic"; lines
+     * are '\n'-separated and keep their "[ time]" prefix
+     */
+    char *excerpt;
 } CrashReport;
 
 typedef struct CrashScanner CrashScanner;
@@ -21,25 +33,38 @@ void crash_scanner_free(CrashScanner *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CrashScanner, crash_scanner_free)
 
 /* feed every console line (kernel and userspace); running_test may be NULL */
-void crash_scanner_feed(CrashScanner *s, const char *line, const char *running_test);
+void crash_scanner_feed(CrashScanner *s, const char *line,
+                        const char *running_test);
 
-/* the runner's watchdog fired: add a "hang" report whose excerpt is why (e.g. "no console
-   output for 120 s") followed by the last 20 console lines seen */
-void crash_scanner_add_hang(CrashScanner *s, const char *running_test, const char *why);
+/*
+ * the runner's watchdog fired: add a "hang" report whose excerpt is why (e.g.
+ * "no console output for 120 s") followed by the last 20 console lines seen
+ */
+void crash_scanner_add_hang(CrashScanner *s, const char *running_test,
+                            const char *why);
 
 /* TRUE for the kinds after which the kernel may not run on (panic, oops,
  * BUG, lockups, hangs); FALSE for a WARN, a KASAN or UBSAN report, after
  * which the kernel goes on and the remaining tests still tell something */
 gboolean crash_kind_is_fatal(const char *kind);
 
-/* CrashReport *, owned by the scanner; the last report may still grow while lines are fed */
+/*
+ * CrashReport *, owned by the scanner; the last report may still grow while
+ * lines are fed
+ */
 GPtrArray *crash_scanner_reports(CrashScanner *s);
 
 /* Watchdog helper, pure so it can be unit-tested without sleeping */
-typedef struct { gint64 timeout_us; gint64 last_progress_us; } Watchdog;
+typedef struct {
+    gint64 timeout_us;
+    gint64 last_progress_us;
+} Watchdog;
 void watchdog_init(Watchdog *w, gint64 timeout_us, gint64 now_us);
 void watchdog_kick(Watchdog *w, gint64 now_us);
-/* TRUE once timeout_us has passed since the last kick; a timeout <= 0 never expires */
+/*
+ * TRUE once timeout_us has passed since the last kick; a timeout <= 0 never
+ * expires
+ */
 gboolean watchdog_expired(const Watchdog *w, gint64 now_us);
 
 G_END_DECLS

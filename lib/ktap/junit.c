@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* junit.c - JUnit XML from the parsed KTAP tree and the crash reports.
  *
  * Built in two steps: a model (suites holding testcases, crashes attached to
@@ -17,27 +18,26 @@ typedef struct {
     char *name;
     KtapResult result;
     const char *reason;
-    gboolean own_result;     /* stands for a non-leaf test's own result line */
-    const GString *log;      /* may be NULL */
+    gboolean own_result; /* stands for a non-leaf test's own result line */
+    const GString *log;  /* may be NULL */
     gint64 start_us, end_us;
-    GPtrArray *crashes;      /* CrashReport *, borrowed */
+    GPtrArray *crashes; /* CrashReport *, borrowed */
 } Case;
 
 typedef struct {
     char *name;
-    const KtapTest *test;    /* NULL for the "(boot)" suite */
-    GPtrArray *cases;        /* Case * */
-    GString *out;            /* logs of the suite and of its non-leaf tests */
+    const KtapTest *test; /* NULL for the "(boot)" suite */
+    GPtrArray *cases;     /* Case * */
+    GString *out;         /* logs of the suite and of its non-leaf tests */
 } Suite;
 
 typedef struct {
-    GPtrArray *suites;             /* Suite * */
-    GHashTable *case_of_test;      /* const KtapTest * -> Case * */
-    GHashTable *suite_of_test;     /* top-level const KtapTest * -> Suite * */
+    GPtrArray *suites;         /* Suite * */
+    GHashTable *case_of_test;  /* const KtapTest * -> Case * */
+    GHashTable *suite_of_test; /* top-level const KtapTest * -> Suite * */
 } Model;
 
-static void
-case_free(gpointer data)
+static void case_free(gpointer data)
 {
     Case *c = data;
 
@@ -47,8 +47,7 @@ case_free(gpointer data)
     g_free(c);
 }
 
-static void
-suite_free(gpointer data)
+static void suite_free(gpointer data)
 {
     Suite *s = data;
 
@@ -58,8 +57,7 @@ suite_free(gpointer data)
     g_free(s);
 }
 
-static Case *
-case_add(Suite *suite, const char *classname, const char *name)
+static Case *case_add(Suite *suite, const char *classname, const char *name)
 {
     Case *c = g_new0(Case, 1);
 
@@ -71,8 +69,8 @@ case_add(Suite *suite, const char *classname, const char *name)
     return c;
 }
 
-static Case *
-case_for_test(Suite *suite, const KtapTest *t, const char *classname)
+static Case *case_for_test(Suite *suite, const KtapTest *t,
+                           const char *classname)
 {
     Case *c = case_add(suite, classname, t->name);
 
@@ -84,8 +82,7 @@ case_for_test(Suite *suite, const KtapTest *t, const char *classname)
     return c;
 }
 
-static Suite *
-suite_add(Model *m, const char *name, const KtapTest *test)
+static Suite *suite_add(Model *m, const char *name, const KtapTest *test)
 {
     Suite *s = g_new0(Suite, 1);
 
@@ -98,40 +95,48 @@ suite_add(Model *m, const char *name, const KtapTest *test)
 }
 
 /* parent_class: the dotted names above t, NULL for the suite itself */
-static void
-collect_cases(Model *m, Suite *suite, const KtapTest *t, const char *parent_class)
+static void collect_cases(Model *m, Suite *suite, const KtapTest *t,
+                          const char *parent_class)
 {
     const char *classname = parent_class ? parent_class : t->name;
 
     if (t->subtests->len == 0) {
-        g_hash_table_insert(m->case_of_test, (gpointer) t, case_for_test(suite, t, classname));
+        g_hash_table_insert(m->case_of_test, (gpointer)t,
+                            case_for_test(suite, t, classname));
         return;
     }
 
-    g_autofree char *own_class = parent_class ? g_strconcat(parent_class, ".", t->name, NULL)
-                                              : g_strdup(t->name);
+    g_autofree char *own_class =
+        parent_class ? g_strconcat(parent_class, ".", t->name, NULL)
+                     : g_strdup(t->name);
     if (t->log->len > 0) {
-        if (parent_class)
+        if (parent_class) {
             g_string_append_printf(suite->out, "--- %s ---\n", own_class);
+        }
         g_string_append_len(suite->out, t->log->str, t->log->len);
     }
-    for (guint i = 0; i < t->subtests->len; i++)
+    for (guint i = 0; i < t->subtests->len; i++) {
         collect_cases(m, suite, g_ptr_array_index(t->subtests, i), own_class);
+    }
 
     guint failed, incomplete;
     ktap_test_count(t, NULL, &failed, NULL, &incomplete);
-    if ((t->result == KTAP_RESULT_FAIL || t->result == KTAP_RESULT_NONE) && failed == 0 && incomplete == 0) {
+    if ((t->result == KTAP_RESULT_FAIL || t->result == KTAP_RESULT_NONE) &&
+        failed == 0 && incomplete == 0) {
         /* e.g. a kselftest binary that crashed after all its subtests passed */
         Case *c = case_for_test(suite, t, classname);
         c->own_result = TRUE;
-        c->log = NULL;   /* already in the suite's system-out */
+        c->log = NULL; /* already in the suite's system-out */
     }
 }
 
-/* The child of node named by the first component(s) of path: the longest name that
-   matches up to a '/', else "#N" for test number N (the latest one, should numbers repeat). */
-static const KtapTest *
-match_child(const KtapTest *node, const char *path, const char **rest)
+/*
+ * The child of node named by the first component(s) of path: the longest name
+ * that matches up to a '/', else "#N" for test number N (the latest one, should
+ * numbers repeat).
+ */
+static const KtapTest *match_child(const KtapTest *node, const char *path,
+                                   const char **rest)
 {
     const KtapTest *best = NULL;
     gsize best_len = 0;
@@ -139,7 +144,8 @@ match_child(const KtapTest *node, const char *path, const char **rest)
     for (guint i = 0; i < node->subtests->len; i++) {
         const KtapTest *child = g_ptr_array_index(node->subtests, i);
         gsize n = strlen(child->name);
-        if (n > best_len && strncmp(path, child->name, n) == 0 && (path[n] == '\0' || path[n] == '/')) {
+        if (n > best_len && strncmp(path, child->name, n) == 0 &&
+            (path[n] == '\0' || path[n] == '/')) {
             best = child;
             best_len = n;
         }
@@ -150,59 +156,64 @@ match_child(const KtapTest *node, const char *path, const char **rest)
         if (end != path + 1 && (*end == '\0' || *end == '/')) {
             for (guint i = 0; i < node->subtests->len; i++) {
                 const KtapTest *child = g_ptr_array_index(node->subtests, i);
-                if ((guint64) child->number == number) {
+                if ((guint64)child->number == number) {
                     best = child;
-                    best_len = (gsize) (end - path);
+                    best_len = (gsize)(end - path);
                 }
             }
         }
     }
     if (best) {
         *rest = path + best_len;
-        if (**rest == '/')
+        if (**rest == '/') {
             (*rest)++;
+        }
     }
     return best;
 }
 
-static char *
-dotted_path(const KtapTest *t)
+static char *dotted_path(const KtapTest *t)
 {
     GPtrArray *names = g_ptr_array_new();
 
-    for (; t != NULL && t->parent != NULL; t = t->parent)
+    for (; t != NULL && t->parent != NULL; t = t->parent) {
         g_ptr_array_insert(names, 0, t->name);
+    }
     g_ptr_array_add(names, NULL);
-    char *joined = g_strjoinv(".", (char **) names->pdata);
+    char *joined = g_strjoinv(".", (char **)names->pdata);
     g_ptr_array_free(names, TRUE);
     return joined;
 }
 
-static Case *
-find_or_add_case(Suite *suite, const char *classname, const char *name)
+static Case *find_or_add_case(Suite *suite, const char *classname,
+                              const char *name)
 {
     for (guint i = 0; i < suite->cases->len; i++) {
         Case *c = g_ptr_array_index(suite->cases, i);
-        if (g_str_equal(c->classname, classname) && g_str_equal(c->name, name))
+        if (g_str_equal(c->classname, classname) &&
+            g_str_equal(c->name, name)) {
             return c;
+        }
     }
-    /* a crash outside every reported test: it has no result of its own (counts as pass) */
+    /*
+     * a crash outside every reported test: it has no result of its own (counts
+     * as pass)
+     */
     return case_add(suite, classname, name);
 }
 
-static Suite *
-boot_suite(Model *m)
+static Suite *boot_suite(Model *m)
 {
     for (guint i = 0; i < m->suites->len; i++) {
         Suite *s = g_ptr_array_index(m->suites, i);
-        if (s->test == NULL)
+        if (s->test == NULL) {
             return s;
+        }
     }
     return suite_add(m, BOOT_SUITE, NULL);
 }
 
-static void
-attach_crash(Model *m, const KtapTest *root, CrashReport *report)
+static void attach_crash(Model *m, const KtapTest *root, CrashReport *report)
 {
     const char *path = report->test ? report->test : BOOT_SUITE;
     const char *rest = path;
@@ -225,14 +236,19 @@ attach_crash(Model *m, const KtapTest *root, CrashReport *report)
     }
 
     const KtapTest *top = node;
-    while (top->parent != root)
+    while (top->parent != root) {
         top = top->parent;
+    }
     Suite *suite = g_hash_table_lookup(m->suite_of_test, top);
 
     Case *c;
     if (*rest == '\0') {
-        /* the path names a test with subtests: file it like that test's own result */
-        g_autofree char *parent_class = node == top ? g_strdup(top->name) : dotted_path(node->parent);
+        /*
+         * the path names a test with subtests: file it like that test's own
+         * result
+         */
+        g_autofree char *parent_class =
+            node == top ? g_strdup(top->name) : dotted_path(node->parent);
         c = find_or_add_case(suite, parent_class, node->name);
     } else {
         g_autofree char *classname = dotted_path(node);
@@ -241,8 +257,7 @@ attach_crash(Model *m, const KtapTest *root, CrashReport *report)
     g_ptr_array_add(c->crashes, report);
 }
 
-static void
-model_init(Model *m, KtapTest *root, GPtrArray *crash_reports)
+static void model_init(Model *m, KtapTest *root, GPtrArray *crash_reports)
 {
     m->suites = g_ptr_array_new_with_free_func(suite_free);
     m->case_of_test = g_hash_table_new(NULL, NULL);
@@ -251,15 +266,15 @@ model_init(Model *m, KtapTest *root, GPtrArray *crash_reports)
     for (guint i = 0; i < root->subtests->len; i++) {
         const KtapTest *t = g_ptr_array_index(root->subtests, i);
         Suite *suite = suite_add(m, t->name, t);
-        g_hash_table_insert(m->suite_of_test, (gpointer) t, suite);
+        g_hash_table_insert(m->suite_of_test, (gpointer)t, suite);
         collect_cases(m, suite, t, NULL);
     }
-    for (guint i = 0; crash_reports && i < crash_reports->len; i++)
+    for (guint i = 0; crash_reports && i < crash_reports->len; i++) {
         attach_crash(m, root, g_ptr_array_index(crash_reports, i));
+    }
 }
 
-static void
-model_clear(Model *m)
+static void model_clear(Model *m)
 {
     g_ptr_array_unref(m->suites);
     g_hash_table_unref(m->case_of_test);
@@ -268,31 +283,34 @@ model_clear(Model *m)
 
 /* ---- XML ---- */
 
-/* Console text can hold anything; XML 1.0 allows neither invalid UTF-8 nor
-   most C0 controls (g_markup would emit them as &#x1b; which parsers reject). */
-static char *
-xml_clean(const char *s)
+/*
+ * Console text can hold anything; XML 1.0 allows neither invalid UTF-8 nor most
+ * C0 controls (g_markup would emit them as &#x1b; which parsers reject).
+ */
+static char *xml_clean(const char *s)
 {
-    if (s == NULL)
+    if (s == NULL) {
         return g_strdup("");
+    }
 
     g_autofree char *valid = g_utf8_make_valid(s, -1);
     GString *out = g_string_sized_new(strlen(valid));
 
     for (const char *p = valid; *p != '\0'; p = g_utf8_next_char(p)) {
         gunichar c = g_utf8_get_char(p);
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xFFFE || c == 0xFFFF)
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xFFFE ||
+            c == 0xFFFF) {
             c = 0xFFFD;
+        }
         g_string_append_unichar(out, c);
     }
     return g_string_free(out, FALSE);
 }
 
-static void
-append_escaped(GString *xml, const char *format, ...) G_GNUC_PRINTF(2, 3);
+static void append_escaped(GString *xml, const char *format, ...)
+    G_GNUC_PRINTF(2, 3);
 
-static void
-append_escaped(GString *xml, const char *format, ...)
+static void append_escaped(GString *xml, const char *format, ...)
 {
     va_list args;
 
@@ -302,26 +320,33 @@ append_escaped(GString *xml, const char *format, ...)
     g_string_append(xml, text);
 }
 
-static void
-format_seconds(char buf[G_ASCII_DTOSTR_BUF_SIZE], gint64 start_us, gint64 end_us)
+static void format_seconds(char buf[G_ASCII_DTOSTR_BUF_SIZE], gint64 start_us,
+                           gint64 end_us)
 {
-    double seconds = end_us > start_us && start_us >= 0 ? (double) (end_us - start_us) / G_USEC_PER_SEC : 0.0;
+    double seconds = end_us > start_us && start_us >= 0
+                         ? (double)(end_us - start_us) / G_USEC_PER_SEC
+                         : 0.0;
 
     /* not printf: the decimal separator must not follow the locale */
     g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%.3f", seconds);
 }
 
-/* the report's headline: its first line that is not "cut here", without the printk prefix */
-static char *
-crash_headline(const CrashReport *report)
+/*
+ * the report's headline: its first line that is not "cut here", without the
+ * printk prefix
+ */
+static char *crash_headline(const CrashReport *report)
 {
-    g_auto(GStrv) lines = g_strsplit(report->excerpt ? report->excerpt : "", "\n", -1);
+    g_auto(GStrv) lines =
+        g_strsplit(report->excerpt ? report->excerpt : "", "\n", -1);
 
     for (guint i = 0; lines[i] != NULL; i++) {
         const char *body = ktap_printk_body(lines[i]);
         const char *text = body ? body : lines[i];
-        if (*text != '\0' && !g_str_has_prefix(text, "------------[ cut here ]"))
+        if (*text != '\0' &&
+            !g_str_has_prefix(text, "------------[ cut here ]")) {
             return xml_clean(text);
+        }
     }
     return g_strdup(report->kind);
 }
@@ -330,21 +355,20 @@ typedef struct {
     guint tests, failures, errors, skipped;
 } Counts;
 
-static void
-count_case(const Case *c, Counts *counts)
+static void count_case(const Case *c, Counts *counts)
 {
     /* each testcase counts once: crash or no result, then failure, then skip */
     counts->tests++;
-    if (c->crashes->len > 0 || c->result == KTAP_RESULT_NONE)
+    if (c->crashes->len > 0 || c->result == KTAP_RESULT_NONE) {
         counts->errors++;
-    else if (c->result == KTAP_RESULT_FAIL)
+    } else if (c->result == KTAP_RESULT_FAIL) {
         counts->failures++;
-    else if (c->result == KTAP_RESULT_SKIP)
+    } else if (c->result == KTAP_RESULT_SKIP) {
         counts->skipped++;
+    }
 }
 
-static void
-write_case(GString *xml, const Case *c)
+static void write_case(GString *xml, const Case *c)
 {
     g_autofree char *classname = xml_clean(c->classname);
     g_autofree char *name = xml_clean(c->name);
@@ -352,28 +376,38 @@ write_case(GString *xml, const Case *c)
     char time[G_ASCII_DTOSTR_BUF_SIZE];
 
     format_seconds(time, c->start_us, c->end_us);
-    append_escaped(xml, "    <testcase classname=\"%s\" name=\"%s\" time=\"%s\">\n", classname, name, time);
+    append_escaped(xml,
+                   "    <testcase classname=\"%s\" name=\"%s\" time=\"%s\">\n",
+                   classname, name, time);
 
     switch (c->result) {
     case KTAP_RESULT_FAIL:
-        if (c->own_result)
-            append_escaped(xml, "      <failure type=\"fail\" message=\"%s\">%s</failure>\n",
-                           c->reason ? reason : "not ok",
-                           "reported not ok, although none of its subtests failed");
-        else
-            append_escaped(xml, "      <failure type=\"fail\" message=\"%s\"/>\n", c->reason ? reason : "not ok");
+        if (c->own_result) {
+            append_escaped(
+                xml,
+                "      <failure type=\"fail\" message=\"%s\">%s</failure>\n",
+                c->reason ? reason : "not ok",
+                "reported not ok, although none of its subtests failed");
+        } else {
+            append_escaped(xml,
+                           "      <failure type=\"fail\" message=\"%s\"/>\n",
+                           c->reason ? reason : "not ok");
+        }
         break;
     case KTAP_RESULT_SKIP:
-        if (c->reason)
+        if (c->reason) {
             append_escaped(xml, "      <skipped message=\"%s\"/>\n", reason);
-        else
+        } else {
             g_string_append(xml, "      <skipped/>\n");
+        }
         break;
     case KTAP_RESULT_NONE:
-        g_string_append(xml, "      <error type=\"incomplete\" message=\"incomplete\">"
-                             "no result line: the test did not finish</error>\n");
+        g_string_append(
+            xml, "      <error type=\"incomplete\" message=\"incomplete\">"
+                 "no result line: the test did not finish</error>\n");
         break;
     case KTAP_RESULT_PASS:
+    case KTAP_RESULT_MISSING: /* never in a tree */
         break;
     }
 
@@ -382,7 +416,9 @@ write_case(GString *xml, const Case *c)
         g_autofree char *kind = xml_clean(report->kind);
         g_autofree char *headline = crash_headline(report);
         g_autofree char *excerpt = xml_clean(report->excerpt);
-        append_escaped(xml, "      <error type=\"%s\" message=\"%s\">%s</error>\n", kind, headline, excerpt);
+        append_escaped(xml,
+                       "      <error type=\"%s\" message=\"%s\">%s</error>\n",
+                       kind, headline, excerpt);
     }
 
     if (c->log && c->log->len > 0) {
@@ -392,25 +428,30 @@ write_case(GString *xml, const Case *c)
     g_string_append(xml, "    </testcase>\n");
 }
 
-static void
-write_suite(GString *xml, const Suite *suite, Counts *total)
+static void write_suite(GString *xml, const Suite *suite, Counts *total)
 {
-    Counts counts = { 0 };
+    Counts counts = {0};
     char time[G_ASCII_DTOSTR_BUF_SIZE];
     g_autofree char *name = xml_clean(suite->name);
 
-    for (guint i = 0; i < suite->cases->len; i++)
+    for (guint i = 0; i < suite->cases->len; i++) {
         count_case(g_ptr_array_index(suite->cases, i), &counts);
+    }
     total->tests += counts.tests;
     total->failures += counts.failures;
     total->errors += counts.errors;
     total->skipped += counts.skipped;
 
-    format_seconds(time, suite->test ? suite->test->start_us : 0, suite->test ? suite->test->end_us : 0);
-    append_escaped(xml, "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%s\">\n",
-                   name, counts.tests, counts.failures, counts.errors, counts.skipped, time);
-    for (guint i = 0; i < suite->cases->len; i++)
+    format_seconds(time, suite->test ? suite->test->start_us : 0,
+                   suite->test ? suite->test->end_us : 0);
+    append_escaped(xml,
+                   "  <testsuite name=\"%s\" tests=\"%u\" failures=\"%u\" "
+                   "errors=\"%u\" skipped=\"%u\" time=\"%s\">\n",
+                   name, counts.tests, counts.failures, counts.errors,
+                   counts.skipped, time);
+    for (guint i = 0; i < suite->cases->len; i++) {
         write_case(xml, g_ptr_array_index(suite->cases, i));
+    }
     if (suite->out->len > 0) {
         g_autofree char *out = xml_clean(suite->out->str);
         append_escaped(xml, "    <system-out>%s</system-out>\n", out);
@@ -418,33 +459,36 @@ write_suite(GString *xml, const Suite *suite, Counts *total)
     g_string_append(xml, "  </testsuite>\n");
 }
 
-char *
-junit_to_string(KtapTest *root, GPtrArray *crash_reports)
+char *junit_to_string(KtapTest *root, GPtrArray *crash_reports)
 {
     Model model;
-    Counts total = { 0 };
+    Counts total = {0};
     GString *suites_xml = g_string_new(NULL);
     char time[G_ASCII_DTOSTR_BUF_SIZE];
 
     g_return_val_if_fail(root != NULL, NULL);
 
     model_init(&model, root, crash_reports);
-    for (guint i = 0; i < model.suites->len; i++)
+    for (guint i = 0; i < model.suites->len; i++) {
         write_suite(suites_xml, g_ptr_array_index(model.suites, i), &total);
+    }
     model_clear(&model);
 
     format_seconds(time, root->start_us, root->end_us);
     GString *xml = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    g_string_append_printf(xml, "<testsuites tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%s\">\n",
-                           total.tests, total.failures, total.errors, total.skipped, time);
+    g_string_append_printf(xml,
+                           "<testsuites tests=\"%u\" failures=\"%u\" "
+                           "errors=\"%u\" skipped=\"%u\" time=\"%s\">\n",
+                           total.tests, total.failures, total.errors,
+                           total.skipped, time);
     g_string_append_len(xml, suites_xml->str, suites_xml->len);
     g_string_append(xml, "</testsuites>\n");
     g_string_free(suites_xml, TRUE);
     return g_string_free(xml, FALSE);
 }
 
-gboolean
-junit_write(const char *path, KtapTest *root, GPtrArray *crash_reports, GError **error)
+gboolean junit_write(const char *path, KtapTest *root, GPtrArray *crash_reports,
+                     GError **error)
 {
     g_return_val_if_fail(path != NULL, FALSE);
     g_return_val_if_fail(root != NULL, FALSE);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ktap.c - streaming KTAP v1 / TAP 13 parser.
  *
  * Nesting follows indentation, but relative to the enclosing block rather
@@ -16,35 +17,49 @@
 
 #include <string.h>
 
-/* Deeper blocks are folded into the innermost one, so garbage indentation cannot
-   grow an unbounded tree (everything below recurses over it). */
+/*
+ * Deeper blocks are folded into the innermost one, so garbage indentation
+ * cannot grow an unbounded tree (everything below recurses over it).
+ */
 #define KTAP_MAX_DEPTH 16
-/* A larger plan is garbage; finish() would otherwise add that many "(missing)" tests. */
+/*
+ * A larger plan is garbage; finish() would otherwise add that many "(missing)"
+ * tests.
+ */
 #define KTAP_MAX_PLAN 100000
-/* Test numbers beyond this are garbage, and keep number + 1 from overflowing. */
+/*
+ * Test numbers beyond this are garbage, and keep number + 1 from overflowing.
+ */
 #define KTAP_MAX_NUMBER 10000000
 
 typedef struct {
-    KtapTest pub;          /* first, so a KtapTest * is a TestNode * */
-    gboolean name_known;   /* named by "# Subtest:" or by its result line */
-    gboolean provisional;  /* exists only to hold diagnostics printed before a result line */
+    KtapTest pub;        /* first, so a KtapTest * is a TestNode * */
+    gboolean name_known; /* named by "# Subtest:" or by its result line */
+    /* exists only to hold diagnostics printed before a result line */
+    gboolean provisional;
 } TestNode;
 
 typedef struct {
-    KtapTest *owner;      /* the test whose subtests this block lists (root for the outermost) */
+    /* the test whose subtests this block lists (root for the outermost) */
+    KtapTest *owner;
     int indent;
-    KtapTest *pending;    /* child started here but not closed by its result line yet */
-    int results;          /* result lines seen in this block */
-    int next_number;      /* number of the next child: last result number + 1 */
-    gboolean has_content; /* a plan or a result was seen: a new header now starts a new block */
-    gboolean new_document;/* outermost only: a second header; its plan adds to the first */
-    gint64 mark_us;       /* latest KTAP line of this block: where the next child starts */
+    /* child started here but not closed by its result line yet */
+    KtapTest *pending;
+    int results;     /* result lines seen in this block */
+    int next_number; /* number of the next child: last result number + 1 */
+    /* a plan or a result was seen: a new header now starts a new block */
+    gboolean has_content;
+    /* outermost only: a second header; its plan adds to the first */
+    gboolean new_document;
+    /* latest KTAP line of this block: where the next child starts */
+    gint64 mark_us;
 } Level;
 
 struct KtapParser {
     KtapTest *root;
-    GPtrArray *levels;    /* Level *, outermost first; empty until the first header or plan */
-    gboolean started;     /* a header or plan was seen */
+    /* Level *, outermost first; empty until the first header or plan */
+    GPtrArray *levels;
+    gboolean started; /* a header or plan was seen */
     gboolean finished;
 };
 
@@ -59,21 +74,19 @@ typedef enum {
 
 typedef struct {
     int plan;
-    int number;           /* -1 when the result line has none */
+    int number; /* -1 when the result line has none */
     KtapResult result;
-    char *description;    /* unescaped and trimmed; may be "" */
-    char *reason;         /* may be NULL */
+    char *description; /* unescaped and trimmed; may be "" */
+    char *reason;      /* may be NULL */
     char *subtest_name;
 } ParsedLine;
 
-static inline TestNode *
-node_of(KtapTest *t)
+static inline TestNode *node_of(KtapTest *t)
 {
-    return (TestNode *) t;
+    return (TestNode *)t;
 }
 
-static void
-test_free(gpointer data)
+static void test_free(gpointer data)
 {
     KtapTest *t = data;
 
@@ -84,8 +97,7 @@ test_free(gpointer data)
     g_free(node_of(t));
 }
 
-static KtapTest *
-test_new(KtapTest *parent, int number, gint64 start_us)
+static KtapTest *test_new(KtapTest *parent, int number, gint64 start_us)
 {
     TestNode *node = g_new0(TestNode, 1);
     KtapTest *t = &node->pub;
@@ -98,13 +110,13 @@ test_new(KtapTest *parent, int number, gint64 start_us)
     t->log = g_string_new(NULL);
     t->parent = parent;
     t->start_us = start_us;
-    if (parent)
+    if (parent) {
         g_ptr_array_add(parent->subtests, t);
+    }
     return t;
 }
 
-static void
-test_set_name(KtapTest *t, const char *name)
+static void test_set_name(KtapTest *t, const char *name)
 {
     g_free(t->name);
     t->name = g_strdup(name);
@@ -113,13 +125,16 @@ test_set_name(KtapTest *t, const char *name)
 
 /* ---- console helpers ---- */
 
-const char *
-ktap_printk_body(const char *s)
+const char *ktap_printk_body(const char *s)
 {
-    /* "[%5lu.%06lu] ": the integer part is padded to at least 5 columns and the
-       fraction has exactly 6 digits, which keeps "[1.5]" in a test name from matching */
-    if (s == NULL || s[0] != '[')
+    /*
+     * "[%5lu.%06lu] ": the integer part is padded to at least 5 columns and the
+     * fraction has exactly 6 digits, which keeps "[1.5]" in a test name from
+     * matching
+     */
+    if (s == NULL || s[0] != '[') {
         return NULL;
+    }
 
     const char *q = s + 1;
     int width = 0, digits = 0, fraction = 0;
@@ -132,32 +147,38 @@ ktap_printk_body(const char *s)
         q++;
         digits++;
     }
-    if (digits == 0 || width + digits < 5 || *q != '.')
+    if (digits == 0 || width + digits < 5 || *q != '.') {
         return NULL;
+    }
     q++;
     while (g_ascii_isdigit(*q)) {
         q++;
         fraction++;
     }
-    if (fraction != 6 || *q != ']')
+    if (fraction != 6 || *q != ']') {
         return NULL;
+    }
     q++;
 
     /* CONFIG_PRINTK_CALLER adds "[  T123]" (task) or "[    C1]" (CPU) */
     if (*q == '[') {
         const char *c = q + 1;
-        while (*c == ' ')
+        while (*c == ' ') {
             c++;
+        }
         if ((*c == 'T' || *c == 'C') && g_ascii_isdigit(c[1])) {
             c++;
-            while (g_ascii_isdigit(*c))
+            while (g_ascii_isdigit(*c)) {
                 c++;
-            if (*c == ']')
+            }
+            if (*c == ']') {
                 q = c + 1;
+            }
         }
     }
-    if (*q == ' ')
+    if (*q == ' ') {
         q++;
+    }
     return q;
 }
 
@@ -166,151 +187,167 @@ ktap_printk_body(const char *s)
  * time prefix holds the two halves apart: "[    0.70688" + user text on one
  * line, "7] Kernel panic - ..." on a later one.
  */
-const char *
-ktap_skip_printk_head(const char *line)
+const char *ktap_skip_printk_head(const char *line)
 {
     const char *q = line;
 
-    if (q == NULL || *q != '[' || ktap_printk_body(q))
+    if (q == NULL || *q != '[' || ktap_printk_body(q)) {
         return line;
+    }
     q++;
-    while (*q == ' ')
+    while (*q == ' ') {
         q++;
-    if (!g_ascii_isdigit(*q))
+    }
+    if (!g_ascii_isdigit(*q)) {
         return line;
-    while (g_ascii_isdigit(*q))
+    }
+    while (g_ascii_isdigit(*q)) {
         q++;
+    }
     if (*q == '.') {
         q++;
-        while (g_ascii_isdigit(*q))
+        while (g_ascii_isdigit(*q)) {
             q++;
+        }
     }
     /* no "]": the rest of the prefix is on a later line */
     return *q == ']' ? line : q;
 }
 
-const char *
-ktap_printk_tail_body(const char *line)
+const char *ktap_printk_tail_body(const char *line)
 {
     const char *q = line;
 
-    if (q == NULL)
+    if (q == NULL) {
         return NULL;
-    while (g_ascii_isdigit(*q) || *q == '.')
+    }
+    while (g_ascii_isdigit(*q) || *q == '.') {
         q++;
-    if (q == line || q - line > 14 || q[0] != ']' || q[1] != ' ')
+    }
+    if (q == line || q - line > 14 || q[0] != ']' || q[1] != ' ') {
         return NULL;
+    }
     return q + 2;
 }
 
-const char *
-ktap_find_printk_prefix(const char *line)
+const char *ktap_find_printk_prefix(const char *line)
 {
-    if (line == NULL)
+    if (line == NULL) {
         return NULL;
+    }
     for (const char *p = strchr(line, '['); p != NULL; p = strchr(p + 1, '[')) {
-        if (ktap_printk_body(p))
+        if (ktap_printk_body(p)) {
             return p;
+        }
     }
     return NULL;
 }
 
 /* ---- line classification ---- */
 
-static gboolean
-parse_number(const char **pp, int max, int *out)
+static gboolean parse_number(const char **pp, int max, int *out)
 {
     const char *p = *pp;
     guint64 value = 0;
 
-    if (!g_ascii_isdigit(*p))
+    if (!g_ascii_isdigit(*p)) {
         return FALSE;
+    }
     while (g_ascii_isdigit(*p)) {
-        if (value <= (guint64) max)
-            value = value * 10 + (guint64) (*p - '0');
+        if (value <= (guint64)max) {
+            value = value * 10 + (guint64)(*p - '0');
+        }
         p++;
     }
     *pp = p;
-    *out = value <= (guint64) max ? (int) value : -1;
+    *out = value <= (guint64)max ? (int)value : -1;
     return TRUE;
 }
 
-static gboolean
-is_version_line(const char *text)
+static gboolean is_version_line(const char *text)
 {
     const char *p;
 
-    if (g_str_has_prefix(text, "KTAP version "))
+    if (g_str_has_prefix(text, "KTAP version ")) {
         p = text + strlen("KTAP version ");
-    else if (g_str_has_prefix(text, "TAP version "))
+    } else if (g_str_has_prefix(text, "TAP version ")) {
         p = text + strlen("TAP version ");
-    else
+    } else {
         return FALSE;
+    }
 
     int version;
-    if (!parse_number(&p, KTAP_MAX_NUMBER, &version))
+    if (!parse_number(&p, KTAP_MAX_NUMBER, &version)) {
         return FALSE;
-    while (g_ascii_isspace(*p))
+    }
+    while (g_ascii_isspace(*p)) {
         p++;
+    }
     return *p == '\0';
 }
 
-static gboolean
-parse_plan_line(const char *text, int *plan)
+static gboolean parse_plan_line(const char *text, int *plan)
 {
     const char *p = text + 3;
 
-    if (!g_str_has_prefix(text, "1.."))
+    if (!g_str_has_prefix(text, "1..")) {
         return FALSE;
+    }
     /* "1..0 # SKIP reason" is a valid plan: ignore what follows the count */
-    if (!parse_number(&p, KTAP_MAX_PLAN, plan) || *plan < 0)
+    if (!parse_number(&p, KTAP_MAX_PLAN, plan) || *plan < 0) {
         return FALSE;
+    }
     return *p == '\0' || g_ascii_isspace(*p) || *p == '#';
 }
 
-/* The '#' that starts a directive or comment: preceded by whitespace (or first),
-   not escaped, and followed by whitespace, the end, or SKIP/TODO.  This keeps
-   "test #5" intact while accepting "# SKIP", "#SKIP" and kselftest's "ok 3 # SKIP". */
-static const char *
-find_directive(const char *s)
+/*
+ * The '#' that starts a directive or comment: preceded by whitespace (or
+ * first), not escaped, and followed by whitespace, the end, or SKIP/TODO.  This
+ * keeps "test #5" intact while accepting "# SKIP", "#SKIP" and kselftest's "ok
+ * 3 # SKIP".
+ */
+static const char *find_directive(const char *s)
 {
     for (const char *p = strchr(s, '#'); p != NULL; p = strchr(p + 1, '#')) {
-        if (p > s && !g_ascii_isspace(p[-1]))
+        if (p > s && !g_ascii_isspace(p[-1])) {
             continue;
+        }
         if (p[1] == '\0' || g_ascii_isspace(p[1]) ||
             g_ascii_strncasecmp(p + 1, "skip", 4) == 0 ||
-            g_ascii_strncasecmp(p + 1, "todo", 4) == 0)
+            g_ascii_strncasecmp(p + 1, "todo", 4) == 0) {
             return p;
+        }
     }
     return NULL;
 }
 
-static char *
-unescape_description(const char *s, gsize len)
+static char *unescape_description(const char *s, gsize len)
 {
     GString *out = g_string_sized_new(len);
 
     for (gsize i = 0; i < len; i++) {
-        if (s[i] == '\\' && i + 1 < len && (s[i + 1] == '#' || s[i + 1] == '\\'))
+        if (s[i] == '\\' && i + 1 < len &&
+            (s[i + 1] == '#' || s[i + 1] == '\\')) {
             i++;
+        }
         g_string_append_c(out, s[i]);
     }
     return g_strstrip(g_string_free(out, FALSE));
 }
 
 /* NULL for an empty reason; strips the ':' of "# SKIP: reason" too */
-static char *
-reason_from(const char *s)
+static char *reason_from(const char *s)
 {
-    while (*s == ':' || g_ascii_isspace(*s))
+    while (*s == ':' || g_ascii_isspace(*s)) {
         s++;
-    if (*s == '\0')
+    }
+    if (*s == '\0') {
         return NULL;
+    }
     return g_strstrip(g_strdup(s));
 }
 
-static gboolean
-parse_result_line(const char *text, ParsedLine *out)
+static gboolean parse_result_line(const char *text, ParsedLine *out)
 {
     const char *p = text;
     gboolean ok;
@@ -324,36 +361,47 @@ parse_result_line(const char *text, ParsedLine *out)
     } else {
         return FALSE;
     }
-    if (*p != '\0' && !g_ascii_isspace(*p))
-        return FALSE;   /* "okay", "ok3" */
+    if (*p != '\0' && !g_ascii_isspace(*p)) {
+        return FALSE; /* "okay", "ok3" */
+    }
 
-    while (g_ascii_isspace(*p))
+    while (g_ascii_isspace(*p)) {
         p++;
+    }
     out->number = -1;
     if (g_ascii_isdigit(*p)) {
         parse_number(&p, KTAP_MAX_NUMBER, &out->number);
-        if (out->number == 0)
+        if (out->number == 0) {
             out->number = -1;
+        }
     }
-    while (g_ascii_isspace(*p))
+    while (g_ascii_isspace(*p)) {
         p++;
-    if (p[0] == '-' && (p[1] == '\0' || g_ascii_isspace(p[1])))
+    }
+    if (p[0] == '-' && (p[1] == '\0' || g_ascii_isspace(p[1]))) {
         p++;
+    }
 
     const char *directive = find_directive(p);
-    gsize description_len = directive ? (gsize) (directive - p) : strlen(p);
+    gsize description_len = directive ? (gsize)(directive - p) : strlen(p);
     out->description = unescape_description(p, description_len);
     out->result = ok ? KTAP_RESULT_PASS : KTAP_RESULT_FAIL;
     out->reason = NULL;
 
     if (directive) {
         const char *d = directive + 1;
-        while (g_ascii_isspace(*d))
+        while (g_ascii_isspace(*d)) {
             d++;
-        if (g_ascii_strncasecmp(d, "skip", 4) == 0 || g_ascii_strncasecmp(d, "todo", 4) == 0) {
-            /* TODO is an expected failure: it counts as skipped, whatever ok/not ok says */
-            while (g_ascii_isalpha(*d))
+        }
+        if (g_ascii_strncasecmp(d, "skip", 4) == 0 ||
+            g_ascii_strncasecmp(d, "todo", 4) == 0) {
+            /*
+             * TODO is an expected failure: it counts as skipped, whatever
+             * ok/not ok says
+             */
+            while (g_ascii_isalpha(*d)) {
                 d++;
+            }
             out->result = KTAP_RESULT_SKIP;
             out->reason = reason_from(d);
         } else if (!ok) {
@@ -363,43 +411,45 @@ parse_result_line(const char *text, ParsedLine *out)
     return TRUE;
 }
 
-static LineKind
-classify_line(const char *text, ParsedLine *out)
+static LineKind classify_line(const char *text, ParsedLine *out)
 {
-    if (is_version_line(text))
+    if (is_version_line(text)) {
         return LINE_VERSION;
-    if (parse_plan_line(text, &out->plan))
+    }
+    if (parse_plan_line(text, &out->plan)) {
         return LINE_PLAN;
-    if (parse_result_line(text, out))
+    }
+    if (parse_result_line(text, out)) {
         return LINE_RESULT;
+    }
     if (g_str_has_prefix(text, "# Subtest:")) {
         out->subtest_name = g_strstrip(g_strdup(text + strlen("# Subtest:")));
-        if (out->subtest_name[0] != '\0')
+        if (out->subtest_name[0] != '\0') {
             return LINE_SUBTEST;
+        }
         g_clear_pointer(&out->subtest_name, g_free);
         return LINE_DIAG;
     }
-    if (text[0] == '#' || g_str_has_prefix(text, "Bail out!"))
+    if (text[0] == '#' || g_str_has_prefix(text, "Bail out!")) {
         return LINE_DIAG;
+    }
     return LINE_OTHER;
 }
 
 /* ---- the block stack ---- */
 
-static Level *
-level_at(KtapParser *p, guint i)
+static Level *level_at(KtapParser *p, guint i)
 {
     return g_ptr_array_index(p->levels, i);
 }
 
-static Level *
-top_level(KtapParser *p)
+static Level *top_level(KtapParser *p)
 {
     return level_at(p, p->levels->len - 1);
 }
 
-static Level *
-push_level(KtapParser *p, KtapTest *owner, int indent, gint64 now_us)
+static Level *push_level(KtapParser *p, KtapTest *owner, int indent,
+                         gint64 now_us)
 {
     Level *lvl = g_new0(Level, 1);
 
@@ -411,40 +461,46 @@ push_level(KtapParser *p, KtapTest *owner, int indent, gint64 now_us)
     return lvl;
 }
 
-static KtapTest *
-pending_child(Level *lvl)
+static KtapTest *pending_child(Level *lvl)
 {
-    if (lvl->pending == NULL)
+    if (lvl->pending == NULL) {
         lvl->pending = test_new(lvl->owner, lvl->next_number, lvl->mark_us);
+    }
     return lvl->pending;
 }
 
 /* The block's running child will get no result line in this block any more. */
-static void
-settle_pending(Level *lvl, gint64 now_us)
+static void settle_pending(Level *lvl, gint64 now_us)
 {
     KtapTest *t = lvl->pending;
 
-    if (t == NULL)
+    if (t == NULL) {
         return;
+    }
     lvl->pending = NULL;
 
     if (node_of(t)->provisional && t->number > lvl->owner->plan) {
-        /* diagnostics after the last planned result ("# Totals: ...") belong to the block */
+        /*
+         * diagnostics after the last planned result ("# Totals: ...") belong to
+         * the block
+         */
         g_string_append_len(lvl->owner->log, t->log->str, t->log->len);
         g_ptr_array_remove(lvl->owner->subtests, t);
         return;
     }
     /* a planned test that started (printed something) but never reported */
     node_of(t)->provisional = FALSE;
-    if (t->end_us == 0)
+    if (t->end_us == 0) {
         t->end_us = now_us;
+    }
     lvl->next_number = MAX(lvl->next_number, t->number + 1);
 }
 
-/* Ends the innermost block; its owner stays pending in the parent, awaiting its result line. */
-static void
-close_level(KtapParser *p, gint64 now_us)
+/*
+ * Ends the innermost block; its owner stays pending in the parent, awaiting its
+ * result line.
+ */
+static void close_level(KtapParser *p, gint64 now_us)
 {
     Level *lvl = g_ptr_array_steal_index(p->levels, p->levels->len - 1);
 
@@ -452,32 +508,33 @@ close_level(KtapParser *p, gint64 now_us)
     g_free(lvl);
 }
 
-static Level *
-open_level(KtapParser *p, int indent, gint64 now_us)
+static Level *open_level(KtapParser *p, int indent, gint64 now_us)
 {
     KtapTest *owner = pending_child(top_level(p));
 
-    node_of(owner)->provisional = FALSE;   /* it has a nested block: a real test */
+    /* it has a nested block: a real test */
+    node_of(owner)->provisional = FALSE;
     return push_level(p, owner, indent, now_us);
 }
 
 /* The block a version/plan/result/subtest line at this indentation belongs to:
    dedent closes blocks, indent opens one. */
-static Level *
-structural_level(KtapParser *p, int indent, gint64 now_us)
+static Level *structural_level(KtapParser *p, int indent, gint64 now_us)
 {
-    while (p->levels->len > 1 && indent < top_level(p)->indent)
+    while (p->levels->len > 1 && indent < top_level(p)->indent) {
         close_level(p, now_us);
-    if (indent > top_level(p)->indent && p->levels->len < KTAP_MAX_DEPTH)
+    }
+    if (indent > top_level(p)->indent && p->levels->len < KTAP_MAX_DEPTH) {
         open_level(p, indent, now_us);
+    }
     return top_level(p);
 }
 
-static void
-handle_version(KtapParser *p, int indent, gint64 now_us)
+static void handle_version(KtapParser *p, int indent, gint64 now_us)
 {
-    while (p->levels->len > 1 && indent < top_level(p)->indent)
+    while (p->levels->len > 1 && indent < top_level(p)->indent) {
         close_level(p, now_us);
+    }
 
     Level *top = top_level(p);
     if (indent != top->indent || !top->has_content) {
@@ -499,30 +556,30 @@ handle_version(KtapParser *p, int indent, gint64 now_us)
     open_level(p, indent, now_us);
 }
 
-static void
-handle_plan(KtapParser *p, int indent, int plan, gint64 now_us)
+static void handle_plan(KtapParser *p, int indent, int plan, gint64 now_us)
 {
     Level *lvl = structural_level(p, indent, now_us);
 
-    if (lvl->owner->plan < 0)
+    if (lvl->owner->plan < 0) {
         lvl->owner->plan = plan;
-    else if (lvl->new_document)
+    } else if (lvl->new_document) {
         lvl->owner->plan = MIN(lvl->owner->plan + plan, KTAP_MAX_PLAN);
+    }
     lvl->new_document = FALSE;
     lvl->has_content = TRUE;
     lvl->mark_us = now_us;
 }
 
-static void
-handle_result(KtapParser *p, int indent, ParsedLine *parsed, gint64 now_us)
+static void handle_result(KtapParser *p, int indent, ParsedLine *parsed,
+                          gint64 now_us)
 {
     Level *lvl = structural_level(p, indent, now_us);
     KtapTest *t = pending_child(lvl);
 
     t->number = parsed->number > 0 ? parsed->number : lvl->next_number;
-    if (parsed->description[0] != '\0')
+    if (parsed->description[0] != '\0') {
         test_set_name(t, parsed->description);
-    else if (!node_of(t)->name_known) {
+    } else if (!node_of(t)->name_known) {
         g_free(t->name);
         t->name = g_strdup_printf("#%d", t->number);
     }
@@ -539,12 +596,13 @@ handle_result(KtapParser *p, int indent, ParsedLine *parsed, gint64 now_us)
     lvl->mark_us = now_us;
 }
 
-static void
-handle_subtest(KtapParser *p, int indent, const char *name, gint64 now_us)
+static void handle_subtest(KtapParser *p, int indent, const char *name,
+                           gint64 now_us)
 {
     Level *lvl = structural_level(p, indent, now_us);
 
-    if (p->levels->len > 1 && !lvl->has_content && !node_of(lvl->owner)->name_known) {
+    if (p->levels->len > 1 && !lvl->has_content &&
+        !node_of(lvl->owner)->name_known) {
         /* KTAP: the line sits inside the block it names */
         test_set_name(lvl->owner, name);
         return;
@@ -555,20 +613,23 @@ handle_subtest(KtapParser *p, int indent, const char *name, gint64 now_us)
     node_of(t)->provisional = FALSE;
 }
 
-static void
-handle_diagnostic(KtapParser *p, int indent, const char *text)
+static void handle_diagnostic(KtapParser *p, int indent, const char *text)
 {
-    /* diagnostics never change the nesting (a stray unindented one must not close
-       blocks): they go to the running test of the deepest block that fits */
+    /*
+     * diagnostics never change the nesting (a stray unindented one must not
+     * close blocks): they go to the running test of the deepest block that fits
+     */
     guint i = p->levels->len - 1;
 
-    while (i > 0 && level_at(p, i)->indent > indent)
+    while (i > 0 && level_at(p, i)->indent > indent) {
         i--;
+    }
 
     Level *lvl = level_at(p, i);
     KtapTest *t = lvl->pending;
     if (t == NULL && !lvl->has_content) {
-        t = lvl->owner;   /* before the plan: block metadata such as KUnit's "# module:" */
+        /* before the plan: block metadata such as KUnit's "# module:" */
+        t = lvl->owner;
     } else if (t == NULL) {
         t = pending_child(lvl);
         node_of(t)->provisional = TRUE;
@@ -579,8 +640,7 @@ handle_diagnostic(KtapParser *p, int indent, const char *text)
 
 /* ---- public API ---- */
 
-KtapParser *
-ktap_parser_new(void)
+KtapParser *ktap_parser_new(void)
 {
     KtapParser *p = g_new0(KtapParser, 1);
 
@@ -589,58 +649,63 @@ ktap_parser_new(void)
     return p;
 }
 
-void
-ktap_parser_free(KtapParser *p)
+void ktap_parser_free(KtapParser *p)
 {
-    if (p == NULL)
+    if (p == NULL) {
         return;
+    }
     g_ptr_array_unref(p->levels);
     test_free(p->root);
     g_free(p);
 }
 
-KtapTest *
-ktap_parser_root(KtapParser *p)
+KtapTest *ktap_parser_root(KtapParser *p)
 {
     return p->root;
 }
 
-gboolean
-ktap_parser_started(KtapParser *p)
+gboolean ktap_parser_started(KtapParser *p)
 {
     return p->started;
 }
 
-void
-ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
+void ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
 {
-    if (p->finished || line == NULL)
+    if (p->finished || line == NULL) {
         return;
+    }
 
     /* a kernel message can start mid-line; only the text before it can be KTAP
        (a line that is all kernel message leaves nothing) */
     const char *kernel_message = ktap_find_printk_prefix(line);
-    gsize len = kernel_message ? (gsize) (kernel_message - line) : strlen(line);
-    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+    gsize len = kernel_message ? (gsize)(kernel_message - line) : strlen(line);
+    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n')) {
         len--;
+    }
     /* the second half of a split time prefix: the line is the kernel's */
-    if (!kernel_message && ktap_printk_tail_body(line))
+    if (!kernel_message && ktap_printk_tail_body(line)) {
         len = 0;
+    }
 
     g_autofree char *copy = g_strndup(line, len);
     const char *text = ktap_skip_printk_head(copy);
     int indent = 0;
 
-    while (*text == '\r')
+    while (*text == '\r') {
         text++;
-    for (; *text == ' ' || *text == '\t'; text++)
+    }
+    for (; *text == ' ' || *text == '\t'; text++) {
         indent++;
+    }
 
-    ParsedLine parsed = { 0 };
+    ParsedLine parsed = {0};
     LineKind kind = classify_line(text, &parsed);
 
     if (kind != LINE_OTHER && p->levels->len == 0) {
-        /* only a header or a plan starts KTAP: stray "ok"/"#" output before it is not ours */
+        /*
+         * only a header or a plan starts KTAP: stray "ok"/"#" output before it
+         * is not ours
+         */
         if (kind == LINE_VERSION || kind == LINE_PLAN) {
             p->started = TRUE;
             p->root->start_us = now_us;
@@ -674,37 +739,41 @@ ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
     g_free(parsed.subtest_name);
 }
 
-char *
-ktap_parser_running(KtapParser *p)
+char *ktap_parser_running(KtapParser *p)
 {
-    if (p->levels->len == 0)
+    if (p->levels->len == 0) {
         return NULL;
+    }
 
     Level *outermost = level_at(p, 0);
     if (p->levels->len == 1 && outermost->owner->plan > 0 &&
         outermost->results >= outermost->owner->plan &&
-        (outermost->pending == NULL || node_of(outermost->pending)->provisional))
-        return NULL;   /* the whole run has reported */
+        (outermost->pending == NULL ||
+         node_of(outermost->pending)->provisional)) {
+        return NULL; /* the whole run has reported */
+    }
 
     GString *path = g_string_new(NULL);
     for (guint i = 0; i < p->levels->len; i++) {
         Level *lvl = level_at(p, i);
         KtapTest *t = lvl->pending;
 
-        if (i > 0)
+        if (i > 0) {
             g_string_append_c(path, '/');
-        if (t != NULL && node_of(t)->name_known)
+        }
+        if (t != NULL && node_of(t)->name_known) {
             g_string_append(path, t->name);
-        else
-            g_string_append_printf(path, "#%d", t ? t->number : lvl->next_number);
+        } else {
+            g_string_append_printf(path, "#%d",
+                                   t ? t->number : lvl->next_number);
+        }
     }
     return g_string_free(path, FALSE);
 }
 
 #define MARK_PREFIX "patchbay-ktap: "
 
-void
-ktap_marks_feed(KtapMarks *m, const char *line)
+void ktap_marks_feed(KtapMarks *m, const char *line)
 {
     const char *p = ktap_find_printk_prefix(line);
     const char *body = p ? ktap_printk_body(p) : NULL;
@@ -712,67 +781,77 @@ ktap_marks_feed(KtapMarks *m, const char *line)
     char *end;
     long n;
 
-    if (body == NULL || !g_str_has_prefix(body, MARK_PREFIX))
+    if (body == NULL || !g_str_has_prefix(body, MARK_PREFIX)) {
         return;
+    }
     body += strlen(MARK_PREFIX);
     space = strchr(body, ' ');
-    if (space == NULL || space == body)
+    if (space == NULL || space == body) {
         return;
+    }
     arg = space + 1;
-    if (g_str_has_prefix(arg, "end") && (arg[3] == '\0' || g_ascii_isspace(arg[3]))) {
+    if (g_str_has_prefix(arg, "end") &&
+        (arg[3] == '\0' || g_ascii_isspace(arg[3]))) {
         ktap_marks_clear(m);
         return;
     }
     n = strtol(arg, &end, 10);
-    if (end == arg || n < 0 || n > G_MAXINT || (*end != '\0' && !g_ascii_isspace(*end)))
+    if (end == arg || n < 0 || n > G_MAXINT ||
+        (*end != '\0' && !g_ascii_isspace(*end))) {
         return;
+    }
     g_free(m->program);
     m->program = g_strndup(body, space - body);
-    m->done = (int) n;
+    m->done = (int)n;
 }
 
-char *
-ktap_marks_running(const KtapMarks *m, const char *parser_running)
+char *ktap_marks_running(const KtapMarks *m, const char *parser_running)
 {
-    if (m->program == NULL)
+    if (m->program == NULL) {
         return g_strdup(parser_running);
+    }
     /* a program that marks no results (a kernel selftest): the parser knows
        better within it */
-    if (m->done == 0 && parser_running && g_str_has_prefix(parser_running, m->program) &&
-        parser_running[strlen(m->program)] == '/')
+    if (m->done == 0 && parser_running &&
+        g_str_has_prefix(parser_running, m->program) &&
+        parser_running[strlen(m->program)] == '/') {
         return g_strdup(parser_running);
+    }
     return g_strdup_printf("%s/#%d", m->program, m->done + 1);
 }
 
-void
-ktap_marks_clear(KtapMarks *m)
+void ktap_marks_clear(KtapMarks *m)
 {
     g_clear_pointer(&m->program, g_free);
     m->done = 0;
 }
 
 /* the test below t whose slash-joined path from the root's children is path */
-static const KtapTest *
-find_by_path(const KtapTest *t, const char *prefix, const char *path)
+static const KtapTest *find_by_path(const KtapTest *t, const char *prefix,
+                                    const char *path)
 {
     for (guint i = 0; i < t->subtests->len; i++) {
         const KtapTest *c = g_ptr_array_index(t->subtests, i);
-        g_autofree char *cpath = *prefix ? g_strdup_printf("%s/%s", prefix, c->name)
-                                         : g_strdup(c->name);
+        g_autofree char *cpath = *prefix
+                                     ? g_strdup_printf("%s/%s", prefix, c->name)
+                                     : g_strdup(c->name);
         const KtapTest *found;
 
-        if (strcmp(cpath, path) == 0)
+        if (strcmp(cpath, path) == 0) {
             return c;
-        /* names may hold '/', so only a whole-component prefix can lead there */
+        }
+        /*
+         * names may hold '/', so only a whole-component prefix can lead there
+         */
         if (g_str_has_prefix(path, cpath) && path[strlen(cpath)] == '/' &&
-            (found = find_by_path(c, cpath, path)) != NULL)
+            (found = find_by_path(c, cpath, path)) != NULL) {
             return found;
+        }
     }
     return NULL;
 }
 
-char *
-ktap_resolve_path(const KtapTest *root, const char *path)
+char *ktap_resolve_path(const KtapTest *root, const char *path)
 {
     const char *last = path ? strrchr(path, '/') : NULL;
     const char *num = last ? last + 1 : path;
@@ -781,41 +860,49 @@ ktap_resolve_path(const KtapTest *root, const char *path)
     char *end;
     long n;
 
-    if (path == NULL || num[0] != '#')
+    if (path == NULL || num[0] != '#') {
         return g_strdup(path);
+    }
     n = strtol(num + 1, &end, 10);
-    if (*end != '\0' || n <= 0)
+    if (*end != '\0' || n <= 0) {
         return g_strdup(path);
+    }
     parent_path = last ? g_strndup(path, last - path) : g_strdup("");
     parent = *parent_path ? find_by_path(root, "", parent_path) : root;
-    if (parent == NULL || (guint) n > parent->subtests->len)
+    if (parent == NULL || (guint)n > parent->subtests->len) {
         return g_strdup(path);
+    }
     const KtapTest *t = g_ptr_array_index(parent->subtests, n - 1);
-    if (t->number != n || t->name[0] == '#')
+    if (t->number != n || t->name[0] == '#') {
         return g_strdup(path);
-    return *parent_path ? g_strdup_printf("%s/%s", parent_path, t->name) : g_strdup(t->name);
+    }
+    return *parent_path ? g_strdup_printf("%s/%s", parent_path, t->name)
+                        : g_strdup(t->name);
 }
 
-static void
-add_missing_tests(KtapTest *t, gint64 now_us)
+static void add_missing_tests(KtapTest *t, gint64 now_us)
 {
-    for (guint i = 0; i < t->subtests->len; i++)
+    for (guint i = 0; i < t->subtests->len; i++) {
         add_missing_tests(g_ptr_array_index(t->subtests, i), now_us);
+    }
 
-    if (t->plan <= (int) t->subtests->len)
+    if (t->plan <= (int)t->subtests->len) {
         return;
+    }
 
-    guint wanted = (guint) t->plan - t->subtests->len;
-    g_autofree gboolean *seen = g_new0(gboolean, (gsize) t->plan + 1);
+    guint wanted = (guint)t->plan - t->subtests->len;
+    g_autofree gboolean *seen = g_new0(gboolean, (gsize)t->plan + 1);
 
     for (guint i = 0; i < t->subtests->len; i++) {
         KtapTest *child = g_ptr_array_index(t->subtests, i);
-        if (child->number >= 1 && child->number <= t->plan)
+        if (child->number >= 1 && child->number <= t->plan) {
             seen[child->number] = TRUE;
+        }
     }
     for (int n = 1; n <= t->plan && wanted > 0; n++) {
-        if (seen[n])
+        if (seen[n]) {
             continue;
+        }
         KtapTest *missing = test_new(t, n, now_us);
         g_free(missing->name);
         missing->name = g_strdup_printf("#%d (missing)", n);
@@ -824,14 +911,15 @@ add_missing_tests(KtapTest *t, gint64 now_us)
     }
 }
 
-void
-ktap_parser_finish(KtapParser *p, gint64 now_us)
+void ktap_parser_finish(KtapParser *p, gint64 now_us)
 {
-    if (p->finished)
+    if (p->finished) {
         return;
+    }
 
-    while (p->levels->len > 1)
+    while (p->levels->len > 1) {
         close_level(p, now_us);
+    }
     if (p->levels->len == 1) {
         settle_pending(top_level(p), now_us);
         g_ptr_array_set_size(p->levels, 0);
@@ -841,46 +929,58 @@ ktap_parser_finish(KtapParser *p, gint64 now_us)
     p->finished = TRUE;
 }
 
-static void
-count_leaves(const KtapTest *t, guint counts[4])
+static void count_leaves(const KtapTest *t,
+                         guint counts[KTAP_RESULT_MISSING + 1])
 {
     if (t->subtests->len == 0) {
         counts[t->result]++;
         return;
     }
-    for (guint i = 0; i < t->subtests->len; i++)
+    for (guint i = 0; i < t->subtests->len; i++) {
         count_leaves(g_ptr_array_index(t->subtests, i), counts);
-}
-
-void
-ktap_test_count(const KtapTest *t, guint *passed, guint *failed, guint *skipped, guint *incomplete)
-{
-    guint counts[4] = { 0 };
-
-    if (t != NULL)
-        count_leaves(t, counts);
-    if (passed)
-        *passed = counts[KTAP_RESULT_PASS];
-    if (failed)
-        *failed = counts[KTAP_RESULT_FAIL];
-    if (skipped)
-        *skipped = counts[KTAP_RESULT_SKIP];
-    if (incomplete)
-        *incomplete = counts[KTAP_RESULT_NONE];
-}
-
-const char *
-ktap_result_name(KtapResult r)
-{
-    switch (r) {
-    case KTAP_RESULT_PASS:
-        return "pass";
-    case KTAP_RESULT_FAIL:
-        return "fail";
-    case KTAP_RESULT_SKIP:
-        return "skip";
-    case KTAP_RESULT_NONE:
-    default:
-        return "none";
     }
+}
+
+void ktap_test_count(const KtapTest *t, guint *passed, guint *failed,
+                     guint *skipped, guint *incomplete)
+{
+    guint counts[KTAP_RESULT_MISSING + 1] = {0};
+
+    if (t != NULL) {
+        count_leaves(t, counts);
+    }
+    if (passed) {
+        *passed = counts[KTAP_RESULT_PASS];
+    }
+    if (failed) {
+        *failed = counts[KTAP_RESULT_FAIL];
+    }
+    if (skipped) {
+        *skipped = counts[KTAP_RESULT_SKIP];
+    }
+    if (incomplete) {
+        *incomplete = counts[KTAP_RESULT_NONE];
+    }
+}
+
+static const char *const result_names[] = {
+    [KTAP_RESULT_NONE] = "none",       [KTAP_RESULT_PASS] = "pass",
+    [KTAP_RESULT_FAIL] = "fail",       [KTAP_RESULT_SKIP] = "skip",
+    [KTAP_RESULT_MISSING] = "missing",
+};
+
+const char *ktap_result_name(KtapResult r)
+{
+    return (guint)r < G_N_ELEMENTS(result_names) ? result_names[r] : "none";
+}
+
+gboolean ktap_result_from_name(const char *name, KtapResult *r)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(result_names); i++) {
+        if (g_strcmp0(name, result_names[i]) == 0) {
+            *r = i;
+            return TRUE;
+        }
+    }
+    return FALSE;
 }

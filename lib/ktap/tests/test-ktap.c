@@ -1,81 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the streaming KTAP parser, on captured console logs. */
 #include <string.h>
 
 #include "ktap.h"
+#include "test-data.h"
 
 #define US_PER_LINE 1000
 
-/* Feeds a captured log line by line, as the runner does; line i arrives at i ms. */
-static KtapParser *
-parse_log(const char *name, gboolean finish)
+/*
+ * Feeds a captured log line by line, as the runner does; line i arrives at i
+ * ms.
+ */
+static KtapParser *parse_log(const char *name, gboolean finish)
 {
-    g_autofree char *path = g_test_build_filename(G_TEST_DIST, "data", name, NULL);
-    g_autofree char *contents = NULL;
-    g_autoptr(GError) error = NULL;
-
-    g_file_get_contents(path, &contents, NULL, &error);
-    g_assert_no_error(error);
-
     KtapParser *parser = ktap_parser_new();
-    g_auto(GStrv) lines = g_strsplit(contents, "\n", -1);
-    guint n = g_strv_length(lines);
-    for (guint i = 0; i < n; i++) {
-        if (i == n - 1 && lines[i][0] == '\0')
-            break;   /* after the final newline */
-        ktap_parser_feed(parser, lines[i], (gint64) (i + 1) * US_PER_LINE);
+    g_auto(GStrv) lines = test_data_lines(name);
+    guint n = g_strv_length(lines) + 1; /* the newline ends a last line */
+
+    for (guint i = 0; lines[i]; i++) {
+        ktap_parser_feed(parser, lines[i], (gint64)(i + 1) * US_PER_LINE);
     }
-    if (finish)
-        ktap_parser_finish(parser, (gint64) (n + 1) * US_PER_LINE);
+    if (finish) {
+        ktap_parser_finish(parser, (gint64)(n + 1) * US_PER_LINE);
+    }
     return parser;
 }
 
-static KtapParser *
-parse_lines(const char *const *lines, gboolean finish)
+static KtapParser *parse_lines(const char *const *lines, gboolean finish)
 {
     KtapParser *parser = ktap_parser_new();
     gint64 now = 0;
 
-    for (; *lines; lines++)
+    for (; *lines; lines++) {
         ktap_parser_feed(parser, *lines, now += US_PER_LINE);
-    if (finish)
+    }
+    if (finish) {
         ktap_parser_finish(parser, now + US_PER_LINE);
+    }
     return parser;
 }
 
-static void
-dump_test(GString *out, const KtapTest *t, int depth)
+static void dump_test(GString *out, const KtapTest *t, int depth)
 {
-    g_string_append_printf(out, "%*s%s #%d %s", depth * 2, "", t->name, t->number, ktap_result_name(t->result));
-    if (t->plan >= 0)
+    g_string_append_printf(out, "%*s%s #%d %s", depth * 2, "", t->name,
+                           t->number, ktap_result_name(t->result));
+    if (t->plan >= 0) {
         g_string_append_printf(out, " plan=%d", t->plan);
-    if (t->reason)
+    }
+    if (t->reason) {
         g_string_append_printf(out, " (%s)", t->reason);
+    }
     g_string_append_c(out, '\n');
-    for (guint i = 0; i < t->subtests->len; i++)
+    for (guint i = 0; i < t->subtests->len; i++) {
         dump_test(out, g_ptr_array_index(t->subtests, i), depth + 1);
+    }
 }
 
-/* The tree below root, one test a line: "name #number result plan=N (reason)". */
-static char *
-dump_tree(KtapParser *parser)
+/*
+ * The tree below root, one test a line: "name #number result plan=N (reason)".
+ */
+static char *dump_tree(KtapParser *parser)
 {
     KtapTest *root = ktap_parser_root(parser);
     GString *out = g_string_new(NULL);
 
-    for (guint i = 0; i < root->subtests->len; i++)
+    for (guint i = 0; i < root->subtests->len; i++) {
         dump_test(out, g_ptr_array_index(root->subtests, i), 0);
+    }
     return g_string_free(out, FALSE);
 }
 
-static KtapTest *
-child(KtapTest *t, guint i)
+static KtapTest *child(KtapTest *t, guint i)
 {
     g_assert_cmpuint(i, <, t->subtests->len);
     return g_ptr_array_index(t->subtests, i);
 }
 
-static void
-assert_counts(const KtapTest *t, guint passed, guint failed, guint skipped, guint incomplete)
+static void assert_counts(const KtapTest *t, guint passed, guint failed,
+                          guint skipped, guint incomplete)
 {
     guint p, f, s, n;
 
@@ -86,8 +88,7 @@ assert_counts(const KtapTest *t, guint passed, guint failed, guint skipped, guin
     g_assert_cmpuint(n, ==, incomplete);
 }
 
-static void
-test_all_pass(void)
+static void test_all_pass(void)
 {
     g_autoptr(KtapParser) parser = parse_log("all-pass.log", TRUE);
     KtapTest *root = ktap_parser_root(parser);
@@ -105,35 +106,40 @@ test_all_pass(void)
     g_assert_true(child(child(root, 0), 2)->parent == child(root, 0));
 }
 
-static void
-test_fail_skip_todo(void)
+static void test_fail_skip_todo(void)
 {
     g_autoptr(KtapParser) parser = parse_log("fail-skip.log", TRUE);
     KtapTest *root = ktap_parser_root(parser);
     g_autofree char *tree = dump_tree(parser);
 
-    g_assert_cmpstr(tree, ==,
-                    "mount_setattr #1 fail plan=6\n"
-                    "  mount_setattr_invalid_attributes #1 pass\n"
-                    "  mount_setattr_idmapped #2 fail (expected 0, got -22)\n"
-                    "  mount_setattr_time #3 skip (CONFIG_TMPFS_XATTR not set)\n"
-                    "  mount_setattr_nosymfollow #4 skip (known failure on arm64)\n"
-                    "  #5 #5 skip (no idmapped mounts)\n"
-                    "  mount_setattr_propagation #6 fail\n"
-                    "pidfd #2 pass plan=2\n"
-                    "  pidfd_open #1 pass\n"
-                    "  pidfd_send_signal #2 pass\n");
+    g_assert_cmpstr(
+        tree, ==,
+        "mount_setattr #1 fail plan=6\n"
+        "  mount_setattr_invalid_attributes #1 pass\n"
+        "  mount_setattr_idmapped #2 fail (expected 0, got -22)\n"
+        "  mount_setattr_time #3 skip (CONFIG_TMPFS_XATTR not set)\n"
+        "  mount_setattr_nosymfollow #4 skip (known failure on arm64)\n"
+        "  #5 #5 skip (no idmapped mounts)\n"
+        "  mount_setattr_propagation #6 fail\n"
+        "pidfd #2 pass plan=2\n"
+        "  pidfd_open #1 pass\n"
+        "  pidfd_send_signal #2 pass\n");
     assert_counts(root, 3, 2, 3, 0);
     assert_counts(child(root, 0), 1, 2, 3, 0);
 
     /* diagnostics before a result line belong to that test */
     KtapTest *suite = child(root, 0);
     g_assert_cmpstr(child(suite, 1)->log->str, ==,
-                    "# mount_setattr_idmapped: mount_setattr() returned -22 (Invalid argument)\n"
+                    "# mount_setattr_idmapped: mount_setattr() returned -22 "
+                    "(Invalid argument)\n"
                     "# mount_setattr_idmapped: expected 0, got -22\n");
     g_assert_cmpstr(child(suite, 0)->log->str, ==, "");
-    /* the summary after the last planned result belongs to the suite, not to a phantom test 7 */
-    g_assert_cmpstr(suite->log->str, ==, "# mount_setattr: pass:1 fail:2 skip:3 total:6\n");
+    /*
+     * the summary after the last planned result belongs to the suite, not to a
+     * phantom test 7
+     */
+    g_assert_cmpstr(suite->log->str, ==,
+                    "# mount_setattr: pass:1 fail:2 skip:3 total:6\n");
 }
 
 static const char *const nested_expected =
@@ -151,8 +157,7 @@ static const char *const nested_expected =
     "  pidfd_open #1 pass\n"
     "  pidfd_poll #2 fail (timeout after 5 s)\n";
 
-static void
-test_nested(void)
+static void test_nested(void)
 {
     g_autoptr(KtapParser) parser = parse_log("nested.log", TRUE);
     KtapTest *root = ktap_parser_root(parser);
@@ -167,37 +172,42 @@ test_nested(void)
     assert_counts(pidfd, 1, 1, 0, 0);
 
     KtapTest *openat2_test = child(child(root, 0), 0);
-    g_assert_cmpstr(child(openat2_test, 2)->log->str, ==,
-                    "# openat2 with RESOLVE_NO_SYMLINKS: using /tmp/openat2-XXXXXX\n");
+    g_assert_cmpstr(
+        child(openat2_test, 2)->log->str, ==,
+        "# openat2 with RESOLVE_NO_SYMLINKS: using /tmp/openat2-XXXXXX\n");
     g_assert_cmpstr(openat2_test->log->str, ==,
                     "# Totals: pass:4 fail:0 xfail:0 xpass:0 skip:0 error:0\n");
     g_assert_cmpuint(openat2_test->subtests->len, ==, 4);
 
-    /* timestamps: the console line numbers (1 ms a line) of the lines that delimit each test */
+    /*
+     * timestamps: the console line numbers (1 ms a line) of the lines that
+     * delimit each test
+     */
     const gint64 boot_lines = 70;
     KtapTest *openat2 = child(root, 0);
-    g_assert_cmpint(root->start_us, ==, (boot_lines + 2) * US_PER_LINE);          /* KTAP version 1 */
-    g_assert_cmpint(openat2->start_us, ==, (boot_lines + 4) * US_PER_LINE);       /* 1..2 */
-    g_assert_cmpint(openat2->end_us, ==, (boot_lines + 34) * US_PER_LINE);        /* not ok 1 openat2 */
-    g_assert_cmpint(openat2_test->start_us, ==, (boot_lines + 10) * US_PER_LINE); /* 1..2 of openat2 */
-    g_assert_cmpint(openat2_test->end_us, ==, (boot_lines + 23) * US_PER_LINE);   /* ok 1 openat2_test */
+    /* KTAP version 1 */
+    g_assert_cmpint(root->start_us, ==, (boot_lines + 2) * US_PER_LINE);
+    /* 1..2 */
+    g_assert_cmpint(openat2->start_us, ==, (boot_lines + 4) * US_PER_LINE);
+    /* not ok 1 openat2 */
+    g_assert_cmpint(openat2->end_us, ==, (boot_lines + 34) * US_PER_LINE);
+    /* 1..2 of openat2 */
+    g_assert_cmpint(openat2_test->start_us, ==,
+                    (boot_lines + 10) * US_PER_LINE);
+    /* ok 1 openat2_test */
+    g_assert_cmpint(openat2_test->end_us, ==, (boot_lines + 23) * US_PER_LINE);
     KtapTest *first_leaf = child(openat2_test, 0);
-    g_assert_cmpint(first_leaf->start_us, ==, (boot_lines + 14) * US_PER_LINE);   /* 1..4 */
+    /* 1..4 */
+    g_assert_cmpint(first_leaf->start_us, ==, (boot_lines + 14) * US_PER_LINE);
     g_assert_cmpint(first_leaf->end_us, ==, (boot_lines + 15) * US_PER_LINE);
 }
 
-/* Kernel lines may come between any two KTAP lines: the tree must not change. */
-static void
-test_kernel_lines_ignored(void)
+/*
+ * Kernel lines may come between any two KTAP lines: the tree must not change.
+ */
+static void test_kernel_lines_ignored(void)
 {
-    g_autofree char *path = g_test_build_filename(G_TEST_DIST, "data", "nested.log", NULL);
-    g_autofree char *contents = NULL;
-    g_autoptr(GError) error = NULL;
-
-    g_file_get_contents(path, &contents, NULL, &error);
-    g_assert_no_error(error);
-
-    g_auto(GStrv) lines = g_strsplit(contents, "\n", -1);
+    g_auto(GStrv) lines = test_data_lines("nested.log");
     g_autoptr(GPtrArray) ktap_only = g_ptr_array_new();
     g_autoptr(GPtrArray) kernel_everywhere = g_ptr_array_new();
     guint kernel_lines = 0;
@@ -209,15 +219,21 @@ test_kernel_lines_ignored(void)
         }
         g_ptr_array_add(ktap_only, lines[i]);
         g_ptr_array_add(kernel_everywhere, lines[i]);
-        /* and a kernel line with a CONFIG_PRINTK_CALLER prefix after every KTAP line */
-        g_ptr_array_add(kernel_everywhere, "[    2.000001][  T123] ok 1 not a KTAP line");
+        /*
+         * and a kernel line with a CONFIG_PRINTK_CALLER prefix after every KTAP
+         * line
+         */
+        g_ptr_array_add(kernel_everywhere,
+                        "[    2.000001][  T123] ok 1 not a KTAP line");
     }
     g_assert_cmpuint(kernel_lines, >, 70);
     g_ptr_array_add(ktap_only, NULL);
     g_ptr_array_add(kernel_everywhere, NULL);
 
-    g_autoptr(KtapParser) a = parse_lines((const char *const *) ktap_only->pdata, TRUE);
-    g_autoptr(KtapParser) b = parse_lines((const char *const *) kernel_everywhere->pdata, TRUE);
+    g_autoptr(KtapParser) a =
+        parse_lines((const char *const *)ktap_only->pdata, TRUE);
+    g_autoptr(KtapParser) b =
+        parse_lines((const char *const *)kernel_everywhere->pdata, TRUE);
     g_autofree char *tree_a = dump_tree(a);
     g_autofree char *tree_b = dump_tree(b);
     g_assert_cmpstr(tree_a, ==, nested_expected);
@@ -226,26 +242,31 @@ test_kernel_lines_ignored(void)
 
 /* A crash report taken while "#N" was running is named after the test once
    its result line arrived; names may contain '/'. */
-static void
-test_resolve_path(void)
+static void test_resolve_path(void)
 {
     static const char *const log[] = {
-        "KTAP version 1", "1..1",
-        "  KTAP version 1", "  # Subtest: msm", "  1..1",
-        "    KTAP version 1", "    # Subtest: msm_ioctl", "    1..3",
-        "    ok 1 a/b round trip", "    ok 2 SUBMIT nr_bos 0xffffffff rejected",
+        "KTAP version 1",
+        "1..1",
+        "  KTAP version 1",
+        "  # Subtest: msm",
+        "  1..1",
+        "    KTAP version 1",
+        "    # Subtest: msm_ioctl",
+        "    1..3",
+        "    ok 1 a/b round trip",
+        "    ok 2 SUBMIT nr_bos 0xffffffff rejected",
         NULL,
     };
     g_autoptr(KtapParser) parser = parse_lines(log, TRUE);
     const KtapTest *root = ktap_parser_root(parser);
     static const char *const cases[][2] = {
-        { "msm/msm_ioctl/#2", "msm/msm_ioctl/SUBMIT nr_bos 0xffffffff rejected" },
-        { "msm/msm_ioctl/#1", "msm/msm_ioctl/a/b round trip" },
-        { "msm/msm_ioctl/#3", "msm/msm_ioctl/#3" },          /* never reported */
-        { "msm/msm_ioctl/#9", "msm/msm_ioctl/#9" },          /* beyond the plan */
-        { "msm/msm_ioctl/a/b round trip", "msm/msm_ioctl/a/b round trip" },
-        { "#1", "msm" },
-        { "nosuch/#1", "nosuch/#1" },
+        {"msm/msm_ioctl/#2", "msm/msm_ioctl/SUBMIT nr_bos 0xffffffff rejected"},
+        {"msm/msm_ioctl/#1", "msm/msm_ioctl/a/b round trip"},
+        {"msm/msm_ioctl/#3", "msm/msm_ioctl/#3"}, /* never reported */
+        {"msm/msm_ioctl/#9", "msm/msm_ioctl/#9"}, /* beyond the plan */
+        {"msm/msm_ioctl/a/b round trip", "msm/msm_ioctl/a/b round trip"},
+        {"#1", "msm"},
+        {"nosuch/#1", "nosuch/#1"},
     };
 
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -256,24 +277,32 @@ test_resolve_path(void)
 }
 
 /* Marks in the kernel log say where a program is, ahead of its lagging KTAP. */
-static void
-test_marks(void)
+static void test_marks(void)
 {
-    KtapMarks m = { 0 };
+    KtapMarks m = {0};
     static const char *const steps[][3] = {
         /* line, parser's running path, what a crash is pinned on */
-        { "[    1.000000] random: crng init done", "msm/#1", "msm/#1" },
-        { "[    1.100000] patchbay-ktap: msm/msm_ioctl 0", "msm/#1", "msm/msm_ioctl/#1" },
-        { "[    1.200000] patchbay-ktap: msm/msm_ioctl 5", "msm/msm_ioctl/#3", "msm/msm_ioctl/#6" },
-        { "ok 3 a test line", "msm/msm_ioctl/#4", "msm/msm_ioctl/#6" },
+        {"[    1.000000] random: crng init done", "msm/#1", "msm/#1"},
+        {"[    1.100000] patchbay-ktap: msm/msm_ioctl 0", "msm/#1",
+         "msm/msm_ioctl/#1"},
+        {"[    1.200000] patchbay-ktap: msm/msm_ioctl 5", "msm/msm_ioctl/#3",
+         "msm/msm_ioctl/#6"},
+        {"ok 3 a test line", "msm/msm_ioctl/#4", "msm/msm_ioctl/#6"},
         /* a mark in the middle of a user-space line, as on a serial console */
-        { "    ok 4 x[    1.300000] patchbay-ktap: msm/msm_ioctl 7", "msm/msm_ioctl/#5", "msm/msm_ioctl/#8" },
-        { "[    1.400000] patchbay-ktap: msm/msm_ioctl seven", "msm/msm_ioctl/#5", "msm/msm_ioctl/#8" },
-        { "[    1.500000] patchbay-ktap: msm/msm_ioctl end", "msm/msm_ioctl/#9", "msm/msm_ioctl/#9" },
-        /* a kernel selftest marks only its start: the parser is used inside it */
-        { "[    1.600000] patchbay-ktap: openat2/openat2_test 0", "openat2/openat2_test/#4", "openat2/openat2_test/#4" },
-        { "[    1.700000] patchbay-ktap: openat2/openat2_test end", NULL, NULL },
-        { "patchbay-ktap: openat2/x 3", "openat2/#2", "openat2/#2" },   /* not a kernel line */
+        {"    ok 4 x[    1.300000] patchbay-ktap: msm/msm_ioctl 7",
+         "msm/msm_ioctl/#5", "msm/msm_ioctl/#8"},
+        {"[    1.400000] patchbay-ktap: msm/msm_ioctl seven",
+         "msm/msm_ioctl/#5", "msm/msm_ioctl/#8"},
+        {"[    1.500000] patchbay-ktap: msm/msm_ioctl end", "msm/msm_ioctl/#9",
+         "msm/msm_ioctl/#9"},
+        /*
+         * a kernel selftest marks only its start: the parser is used inside it
+         */
+        {"[    1.600000] patchbay-ktap: openat2/openat2_test 0",
+         "openat2/openat2_test/#4", "openat2/openat2_test/#4"},
+        {"[    1.700000] patchbay-ktap: openat2/openat2_test end", NULL, NULL},
+        {"patchbay-ktap: openat2/x 3", "openat2/#2",
+         "openat2/#2"}, /* not a kernel line */
     };
 
     for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
@@ -284,35 +313,34 @@ test_marks(void)
     ktap_marks_clear(&m);
 }
 
-static void
-test_running_path(void)
+static void test_running_path(void)
 {
     static const char *const steps[][2] = {
         /* line fed, running path expected after it */
-        { "[    0.074551] Run /init as init process", NULL },
-        { "ok 1 stray output before KTAP", NULL },
-        { "KTAP version 1", "#1" },
-        { "1..2", "#1" },
-        { "  KTAP version 1", "#1/#1" },
-        { "  # Subtest: openat2", "openat2/#1" },
-        { "  1..2", "openat2/#1" },
-        { "    TAP version 13", "openat2/#1/#1" },
-        { "    # Subtest: openat2_test", "openat2/openat2_test/#1" },
-        { "    1..2", "openat2/openat2_test/#1" },
-        { "    ok 1 a", "openat2/openat2_test/#2" },
-        { "[    3.100000] random: crng init done", "openat2/openat2_test/#2" },
-        { "    # b: starting", "openat2/openat2_test/#2" },
-        { "    ok 2 b", "openat2/openat2_test/#3" },
-        { "  ok 1 openat2_test", "openat2/#2" },
-        { "    KTAP version 1", "openat2/#2/#1" },
-        { "    # Subtest: flags", "openat2/flags/#1" },
-        { "    1..3", "openat2/flags/#1" },
-        { "    ok 1 x", "openat2/flags/#2" },
-        { "    ok 2 y", "openat2/flags/#3" },
-        { "    ok 3 z", "openat2/flags/#4" },
-        { "  ok 2 flags", "openat2/#3" },
-        { "ok 1 openat2", "#2" },
-        { "ok 2 second", NULL },   /* the run is complete */
+        {"[    0.074551] Run /init as init process", NULL},
+        {"ok 1 stray output before KTAP", NULL},
+        {"KTAP version 1", "#1"},
+        {"1..2", "#1"},
+        {"  KTAP version 1", "#1/#1"},
+        {"  # Subtest: openat2", "openat2/#1"},
+        {"  1..2", "openat2/#1"},
+        {"    TAP version 13", "openat2/#1/#1"},
+        {"    # Subtest: openat2_test", "openat2/openat2_test/#1"},
+        {"    1..2", "openat2/openat2_test/#1"},
+        {"    ok 1 a", "openat2/openat2_test/#2"},
+        {"[    3.100000] random: crng init done", "openat2/openat2_test/#2"},
+        {"    # b: starting", "openat2/openat2_test/#2"},
+        {"    ok 2 b", "openat2/openat2_test/#3"},
+        {"  ok 1 openat2_test", "openat2/#2"},
+        {"    KTAP version 1", "openat2/#2/#1"},
+        {"    # Subtest: flags", "openat2/flags/#1"},
+        {"    1..3", "openat2/flags/#1"},
+        {"    ok 1 x", "openat2/flags/#2"},
+        {"    ok 2 y", "openat2/flags/#3"},
+        {"    ok 3 z", "openat2/flags/#4"},
+        {"  ok 2 flags", "openat2/#3"},
+        {"ok 1 openat2", "#2"},
+        {"ok 2 second", NULL}, /* the run is complete */
     };
     g_autoptr(KtapParser) parser = ktap_parser_new();
 
@@ -326,13 +354,15 @@ test_running_path(void)
     g_assert_true(ktap_parser_started(parser));
 }
 
-static void
-test_truncated(void)
+static void test_truncated(void)
 {
     g_autoptr(KtapParser) parser = parse_log("truncated.log", FALSE);
     KtapTest *root = ktap_parser_root(parser);
 
-    /* the guest died while test 3 of openat2_test ran (it had printed a diagnostic) */
+    /*
+     * the guest died while test 3 of openat2_test ran (it had printed a
+     * diagnostic)
+     */
     g_autofree char *running = ktap_parser_running(parser);
     g_assert_cmpstr(running, ==, "openat2/openat2_test/#3");
 
@@ -369,8 +399,7 @@ test_truncated(void)
     g_assert_null(ktap_parser_running(parser));
 }
 
-static void
-test_missing_plan(void)
+static void test_missing_plan(void)
 {
     g_autoptr(KtapParser) parser = parse_log("missing.log", TRUE);
     KtapTest *root = ktap_parser_root(parser);
@@ -388,8 +417,7 @@ test_missing_plan(void)
     assert_counts(root, 4, 0, 0, 2);
 }
 
-static void
-test_crlf(void)
+static void test_crlf(void)
 {
     g_autoptr(KtapParser) parser = parse_log("crlf.log", TRUE);
     g_autofree char *tree = dump_tree(parser);
@@ -403,8 +431,7 @@ test_crlf(void)
     assert_counts(ktap_parser_root(parser), 1, 1, 1, 0);
 }
 
-static void
-test_result_line_forms(void)
+static void test_result_line_forms(void)
 {
     static const char *const lines[] = {
         "TAP version 13",
@@ -438,9 +465,11 @@ test_result_line_forms(void)
                     "last #10 skip (by harness)\n");
 }
 
-/* KUnit indents nested blocks by 4 spaces, not 2; diagnostics precede each result. */
-static void
-test_kunit_indentation(void)
+/*
+ * KUnit indents nested blocks by 4 spaces, not 2; diagnostics precede each
+ * result.
+ */
+static void test_kunit_indentation(void)
 {
     static const char *const lines[] = {
         "KTAP version 1",
@@ -457,7 +486,8 @@ test_kunit_indentation(void)
         "        ok 2 example value 2 # SKIP unsupported",
         "    # example_params_test: pass:1 fail:0 skip:1 total:2",
         "    ok 2 example_params_test",
-        "    # example_fail_test: EXPECTATION FAILED at lib/kunit/kunit-example-test.c:29",
+        "    # example_fail_test: EXPECTATION FAILED at "
+        "lib/kunit/kunit-example-test.c:29",
         "    Expected 1 + 1 == 3, but",
         "    not ok 3 example_fail_test",
         "# kunit-example-test: pass:1 fail:1 skip:0 total:3",
@@ -479,21 +509,28 @@ test_kunit_indentation(void)
     assert_counts(root, 2, 1, 1, 0);
 
     KtapTest *suite = child(root, 0);
-    g_assert_cmpstr(child(suite, 0)->log->str, ==, "# example_simple_test: initializing\n");
+    g_assert_cmpstr(child(suite, 0)->log->str, ==,
+                    "# example_simple_test: initializing\n");
     /* the non-"#" line between is not KTAP and is dropped */
     g_assert_cmpstr(child(suite, 2)->log->str, ==,
-                    "# example_fail_test: EXPECTATION FAILED at lib/kunit/kunit-example-test.c:29\n");
-    g_assert_cmpstr(child(suite, 1)->log->str, ==, "# example_params_test: pass:1 fail:0 skip:1 total:2\n");
-    /* metadata before the plan, and the summaries printed after the last result */
+                    "# example_fail_test: EXPECTATION FAILED at "
+                    "lib/kunit/kunit-example-test.c:29\n");
+    g_assert_cmpstr(child(suite, 1)->log->str, ==,
+                    "# example_params_test: pass:1 fail:0 skip:1 total:2\n");
+    /*
+     * metadata before the plan, and the summaries printed after the last result
+     */
     g_assert_cmpstr(suite->log->str, ==,
                     "# module: kunit_example_test\n"
                     "# kunit-example-test: pass:1 fail:1 skip:0 total:3\n"
                     "# Totals: pass:2 fail:1 skip:1 total:4\n");
 }
 
-/* A suite's result line is lost; the next suite's header at the same depth starts a sibling. */
-static void
-test_lost_result_line(void)
+/*
+ * A suite's result line is lost; the next suite's header at the same depth
+ * starts a sibling.
+ */
+static void test_lost_result_line(void)
 {
     static const char *const lines[] = {
         "KTAP version 1",
@@ -522,17 +559,11 @@ test_lost_result_line(void)
 }
 
 /* Two programs each printing a whole document at the top level. */
-static void
-test_concatenated_documents(void)
+static void test_concatenated_documents(void)
 {
     static const char *const lines[] = {
-        "KTAP version 1",
-        "1..1",
-        "ok 1 a",
-        "KTAP version 1",
-        "1..2",
-        "ok 1 b",
-        NULL,
+        "KTAP version 1", "1..1",   "ok 1 a", "KTAP version 1",
+        "1..2",           "ok 1 b", NULL,
     };
     g_autoptr(KtapParser) parser = parse_lines(lines, FALSE);
 
@@ -550,8 +581,7 @@ test_concatenated_documents(void)
     g_assert_cmpint(ktap_parser_root(parser)->plan, ==, 3);
 }
 
-static void
-test_garbage(void)
+static void test_garbage(void)
 {
     g_autofree char *deep = g_strdup_printf("%*sok 1 deep", 4000, "");
     const char *const lines[] = {
@@ -559,11 +589,12 @@ test_garbage(void)
         "1..",
         "KTAP version one",
         "KTAP version 1",
-        "1..99999999999999999999",      /* garbage plan: ignored */
+        "1..99999999999999999999", /* garbage plan: ignored */
         "1..3",
         "ok 99999999999999999999 huge number",
         "[    1.000000] kernel line",
-        "ok 2 cut[    1.100000] Kernel panic - not syncing: mid-line kernel message",
+        "ok 2 cut[    1.100000] Kernel panic - not syncing: mid-line kernel "
+        "message",
         "\r",
         "",
         "    # stray deeper diagnostic",
@@ -576,9 +607,11 @@ test_garbage(void)
         "\xc3\x28 invalid utf-8",
         NULL,
     };
-    g_autoptr(KtapParser) parser = parse_lines((const char *const *) lines, FALSE);
+    g_autoptr(KtapParser) parser =
+        parse_lines((const char *const *)lines, FALSE);
     g_autofree char *running = ktap_parser_running(parser);
-    g_assert_null(running);   /* 4 results for a plan of 3: the run is complete */
+    /* 4 results for a plan of 3: the run is complete */
+    g_assert_null(running);
 
     ktap_parser_finish(parser, 1);
     KtapTest *root = ktap_parser_root(parser);
@@ -595,27 +628,31 @@ test_garbage(void)
     /* ever deeper blocks: nesting is capped instead of growing without bound */
     g_autoptr(KtapParser) deep_parser = ktap_parser_new();
     for (int level = 0; level < 200; level++) {
-        g_autofree char *header = g_strdup_printf("%*sKTAP version 1", level * 2, "");
+        g_autofree char *header =
+            g_strdup_printf("%*sKTAP version 1", level * 2, "");
         ktap_parser_feed(deep_parser, header, level);
     }
     g_autofree char *deep_running = ktap_parser_running(deep_parser);
     g_assert_nonnull(deep_running);
     ktap_parser_finish(deep_parser, 1000);
     guint depth = 0;
-    for (KtapTest *t = ktap_parser_root(deep_parser); t->subtests->len > 0; t = child(t, 0))
+    for (KtapTest *t = ktap_parser_root(deep_parser); t->subtests->len > 0;
+         t = child(t, 0)) {
         depth++;
+    }
     g_assert_cmpuint(depth, >, 2);
     g_assert_cmpuint(depth, <=, 16);
     assert_counts(ktap_parser_root(deep_parser), 0, 0, 0, 1);
 }
 
-static void
-test_printk_prefix(void)
+static void test_printk_prefix(void)
 {
     g_assert_cmpstr(ktap_printk_body("[    0.123456] foo"), ==, "foo");
     g_assert_cmpstr(ktap_printk_body("[12345.123456] foo"), ==, "foo");
-    g_assert_cmpstr(ktap_printk_body("[123456.123456]   indented"), ==, "  indented");
-    g_assert_cmpstr(ktap_printk_body("[    0.123456][    T1] caller"), ==, "caller");
+    g_assert_cmpstr(ktap_printk_body("[123456.123456]   indented"), ==,
+                    "  indented");
+    g_assert_cmpstr(ktap_printk_body("[    0.123456][    T1] caller"), ==,
+                    "caller");
     g_assert_cmpstr(ktap_printk_body("[    0.123456] "), ==, "");
     g_assert_null(ktap_printk_body("[1.5] name"));
     g_assert_null(ktap_printk_body("[    0.12345] short fraction"));
@@ -626,14 +663,19 @@ test_printk_prefix(void)
     g_assert_null(ktap_find_printk_prefix("ok 1 [1.5] [a]"));
 
     /* a time prefix split by user-space output (seen on a sysrq-c panic) */
-    g_assert_cmpstr(ktap_skip_printk_head("[    0.70688    ok 1 x"), ==, "    ok 1 x");
-    g_assert_cmpstr(ktap_skip_printk_head("[    0    ok 1 x"), ==, "    ok 1 x");
-    g_assert_cmpstr(ktap_skip_printk_head("[    0.706887] k"), ==, "[    0.706887] k");
+    g_assert_cmpstr(ktap_skip_printk_head("[    0.70688    ok 1 x"), ==,
+                    "    ok 1 x");
+    g_assert_cmpstr(ktap_skip_printk_head("[    0    ok 1 x"), ==,
+                    "    ok 1 x");
+    g_assert_cmpstr(ktap_skip_printk_head("[    0.706887] k"), ==,
+                    "[    0.706887] k");
     g_assert_cmpstr(ktap_skip_printk_head("[1.5] name"), ==, "[1.5] name");
     g_assert_cmpstr(ktap_skip_printk_head("[a] name"), ==, "[a] name");
     g_assert_cmpstr(ktap_skip_printk_head("ok 1 x"), ==, "ok 1 x");
-    g_assert_cmpstr(ktap_printk_tail_body("7] Kernel panic"), ==, "Kernel panic");
-    g_assert_cmpstr(ktap_printk_tail_body(".706887] Kernel panic"), ==, "Kernel panic");
+    g_assert_cmpstr(ktap_printk_tail_body("7] Kernel panic"), ==,
+                    "Kernel panic");
+    g_assert_cmpstr(ktap_printk_tail_body(".706887] Kernel panic"), ==,
+                    "Kernel panic");
     g_assert_null(ktap_printk_tail_body("ok 7] x"));
     g_assert_null(ktap_printk_tail_body("] x"));
     g_assert_null(ktap_printk_tail_body("7]x"));
@@ -641,8 +683,7 @@ test_printk_prefix(void)
 }
 
 /* The case's result line survives a kernel time prefix split around it. */
-static void
-test_split_printk_prefix(void)
+static void test_split_printk_prefix(void)
 {
     const char *const lines[] = {
         "KTAP version 1",
@@ -662,8 +703,7 @@ test_split_printk_prefix(void)
     g_assert_cmpint(child(root, 1)->result, ==, KTAP_RESULT_FAIL);
 }
 
-static void
-test_result_names(void)
+static void test_result_names(void)
 {
     g_assert_cmpstr(ktap_result_name(KTAP_RESULT_PASS), ==, "pass");
     g_assert_cmpstr(ktap_result_name(KTAP_RESULT_FAIL), ==, "fail");
@@ -671,8 +711,7 @@ test_result_names(void)
     g_assert_cmpstr(ktap_result_name(KTAP_RESULT_NONE), ==, "none");
 }
 
-int
-main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
@@ -689,7 +728,8 @@ main(int argc, char **argv)
     g_test_add_func("/ktap/result-line-forms", test_result_line_forms);
     g_test_add_func("/ktap/kunit-indentation", test_kunit_indentation);
     g_test_add_func("/ktap/lost-result-line", test_lost_result_line);
-    g_test_add_func("/ktap/concatenated-documents", test_concatenated_documents);
+    g_test_add_func("/ktap/concatenated-documents",
+                    test_concatenated_documents);
     g_test_add_func("/ktap/garbage", test_garbage);
     g_test_add_func("/ktap/printk-prefix", test_printk_prefix);
     g_test_add_func("/ktap/split-printk-prefix", test_split_printk_prefix);

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * resultdir: judge a console and write, or read back, the result folder.
+ * See resultdir.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "junit.h"
+#include "resultdir.h"
+
+/* The runner's own lines in console.log (run_record_hang). */
+#define HANG_MARK "patchbay-run: hang: "
+
+const char *verdict_name(Verdict verdict)
+{
+    switch (verdict) {
+    case VERDICT_PASS:
+        return "pass";
+    case VERDICT_FAIL:
+        return "fail";
+    default:
+        return "incomplete";
+    }
+}
+
+void run_record_init(RunRecord *rec, gint64 start_us)
+{
+    *rec = (RunRecord){.start_us = start_us};
+    rec->parser = ktap_parser_new();
+    rec->scanner = crash_scanner_new();
+}
+
+void run_record_clear(RunRecord *rec)
+{
+    g_clear_pointer(&rec->parser, ktap_parser_free);
+    g_clear_pointer(&rec->scanner, crash_scanner_free);
+    ktap_marks_clear(&rec->marks);
+}
+
+char *run_record_running(RunRecord *rec)
+{
+    g_autofree char *parsed = ktap_parser_running(rec->parser);
+
+    return ktap_marks_running(&rec->marks, parsed);
+}
+
+GPtrArray *run_record_crashes(RunRecord *rec)
+{
+    return crash_scanner_reports(rec->scanner);
+}
+
+static void add_hang(RunRecord *rec, const char *why)
+{
+    /* Before /init there is no test to blame (nor marks to trust). */
+    g_autofree char *running = rec->saw_ktap ? run_record_running(rec) : NULL;
+
+    crash_scanner_add_hang(rec->scanner, running, why);
+}
+
+char *run_record_hang(RunRecord *rec, const char *why)
+{
+    add_hang(rec, why);
+    return g_strconcat(HANG_MARK, why, NULL);
+}
+
+CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us)
+{
+    GPtrArray *reports = crash_scanner_reports(rec->scanner);
+    guint reports_before = reports->len;
+    g_autofree char *running = NULL;
+
+    if (g_str_has_prefix(line, HANG_MARK)) {
+        /* A saved console: the hang as the live run recorded it. */
+        add_hang(rec, line + strlen(HANG_MARK));
+        return NULL;
+    }
+    /* The test running before this line: a report starts on this line. */
+    {
+        g_autofree char *parsed = ktap_parser_running(rec->parser);
+
+        ktap_marks_feed(&rec->marks, line);
+        running = ktap_marks_running(&rec->marks, parsed);
+    }
+    if (!rec->saw_ktap && g_str_has_prefix(line, "KTAP version 1")) {
+        rec->saw_ktap = TRUE;
+        rec->first_ktap_us = now_us;
+    }
+    crash_scanner_feed(rec->scanner, line, running);
+    ktap_parser_feed(rec->parser, line, now_us);
+    if (reports->len > reports_before) {
+        CrashReport *c = g_ptr_array_index(reports, reports_before);
+
+        if (!rec->first_crash_us) {
+            rec->first_crash_us = now_us;
+        }
+        if (!rec->first_fatal_us && crash_kind_is_fatal(c->kind)) {
+            rec->first_fatal_us = now_us;
+        }
+        return c;
+    }
+    return NULL;
+}
+
+void run_record_finish(RunRecord *rec, gint64 end_us)
+{
+    rec->end_us = end_us;
+    ktap_parser_finish(rec->parser, end_us);
+}
+
+static KtapTest *find_suite(KtapTest *root, const char *name)
+{
+    KtapTest *found = NULL;
+
+    for (guint i = 0; i < root->subtests->len; i++) {
+        KtapTest *t = g_ptr_array_index(root->subtests, i);
+
+        if (g_strcmp0(t->name, name) == 0) {
+            found = t; /* the last one, if a suite ran twice */
+        }
+    }
+    return found;
+}
+
+Verdict run_record_verdict(RunRecord *rec, const char *const *suites)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+    GPtrArray *crashes = run_record_crashes(rec);
+    Verdict code = VERDICT_PASS;
+
+    if (!rec->saw_ktap && crashes->len == 0) {
+        g_printerr("patchbay: the guest never started /init\n");
+        return VERDICT_INCOMPLETE;
+    }
+    if (crashes->len) {
+        code = VERDICT_FAIL;
+    }
+    for (guint i = 0; suites[i]; i++) {
+        KtapTest *suite = find_suite(root, suites[i]);
+        guint fail, none;
+
+        if (!suite) {
+            g_printerr("patchbay: suite %s produced no result\n", suites[i]);
+            code = MAX(code, crashes->len ? VERDICT_FAIL : VERDICT_INCOMPLETE);
+            continue;
+        }
+        ktap_test_count(suite, NULL, &fail, NULL, &none);
+        if (suite->result == KTAP_RESULT_NONE && !crashes->len) {
+            /* The stream stopped mid-suite without a kernel report. */
+            code = MAX(code, VERDICT_INCOMPLETE);
+        } else if (fail || none || suite->result == KTAP_RESULT_FAIL) {
+            code = MAX(code, VERDICT_FAIL);
+        }
+    }
+    return code;
+}
+
+static double seconds(gint64 us)
+{
+    return (double)us / G_USEC_PER_SEC;
+}
+
+/* The slash path of t below prefix ("" at the top level); g_free. */
+static char *child_path(const char *prefix, const KtapTest *t)
+{
+    return *prefix ? g_strdup_printf("%s/%s", prefix, t->name)
+                   : g_strdup(t->name);
+}
+
+/* Every skipped test with its reason ("kernel lacks CONFIG_X"): what a
+ * kernel that is not ours did not run, and why. */
+static void add_skips(JsonBuilder *b, KtapTest *t, const char *prefix)
+{
+    g_autofree char *path = child_path(prefix, t);
+
+    if (t->result == KTAP_RESULT_SKIP && t->subtests->len == 0) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "test");
+        json_builder_add_string_value(b, path);
+        json_builder_set_member_name(b, "reason");
+        json_builder_add_string_value(b, t->reason ? t->reason : "");
+        json_builder_end_object(b);
+    }
+    for (guint i = 0; i < t->subtests->len; i++) {
+        add_skips(b, g_ptr_array_index(t->subtests, i), path);
+    }
+}
+
+void results_json_add_string(JsonBuilder *b, const char *member,
+                             const char *value)
+{
+    json_builder_set_member_name(b, member);
+    if (value) {
+        json_builder_add_string_value(b, value);
+    } else {
+        json_builder_add_null_value(b);
+    }
+}
+
+void results_json_add_int(JsonBuilder *b, const char *member, gint64 value)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_add_int_value(b, value);
+}
+
+void results_json_add_double(JsonBuilder *b, const char *member, double value)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_add_double_value(b, value);
+}
+
+void results_json_add_bool(JsonBuilder *b, const char *member, gboolean value)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_add_boolean_value(b, value);
+}
+
+gboolean results_json_write(JsonBuilder *b, const char *path, GError **error)
+{
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    g_autofree char *text = json_to_string(root, TRUE);
+    g_autofree char *with_nl = g_strconcat(text, "\n", NULL);
+
+    return g_file_set_contents(path, with_nl, -1, error);
+}
+
+static void build_summary(JsonBuilder *b, RunRecord *rec, Verdict verdict,
+                          const char *variant, const char *release)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+    GPtrArray *crashes = run_record_crashes(rec);
+    gboolean timed = rec->end_us != 0;
+
+    json_builder_begin_object(b);
+    results_json_add_string(b, "verdict", verdict_name(verdict));
+    results_json_add_string(b, "variant", variant);
+    results_json_add_string(b, "kernel", release);
+    /* A parsed console has no times: 0, and "parsed": true says why. */
+    results_json_add_double(b, "wall_s", seconds(rec->end_us - rec->start_us));
+    results_json_add_double(b, "boot_s",
+                            rec->saw_ktap && timed
+                                ? seconds(rec->first_ktap_us - rec->start_us)
+                                : 0);
+    if (!timed) {
+        results_json_add_bool(b, "parsed", TRUE);
+    }
+    json_builder_set_member_name(b, "suites");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < root->subtests->len; i++) {
+        KtapTest *s = g_ptr_array_index(root->subtests, i);
+        guint pass, fail, skip, none;
+        gint64 end = s->end_us ? s->end_us : rec->end_us;
+
+        ktap_test_count(s, &pass, &fail, &skip, &none);
+        json_builder_set_member_name(b, s->name);
+        json_builder_begin_object(b);
+        results_json_add_int(b, "passed", pass);
+        results_json_add_int(b, "failed", fail + none);
+        results_json_add_int(b, "skipped", skip);
+        results_json_add_double(b, "wall_s",
+                                s->start_us ? seconds(end - s->start_us) : 0);
+        json_builder_end_object(b);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "crashes");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < crashes->len; i++) {
+        CrashReport *c = g_ptr_array_index(crashes, i);
+        g_autofree char *test = ktap_resolve_path(root, c->test);
+
+        json_builder_begin_object(b);
+        results_json_add_string(b, "kind", c->kind);
+        results_json_add_string(b, "test", test);
+        results_json_add_string(b, "excerpt", c->excerpt);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "skips");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < root->subtests->len; i++) {
+        add_skips(b, g_ptr_array_index(root->subtests, i), "");
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
+/* results.txt: "RESULT<TAB>suite/executable/case" per leaf, for scripts. */
+static void append_leaves(GString *out, KtapTest *t, const char *prefix)
+{
+    g_autofree char *path = child_path(prefix, t);
+
+    if (t->subtests->len == 0) {
+        g_string_append_printf(out, "%s\t%s\n", ktap_result_name(t->result),
+                               path);
+    }
+    for (guint i = 0; i < t->subtests->len; i++) {
+        append_leaves(out, g_ptr_array_index(t->subtests, i), path);
+    }
+}
+
+gboolean result_dir_write(const char *dir, RunRecord *rec, Verdict verdict,
+                          const char *variant, const char *release,
+                          GError **error)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+    g_autoptr(JsonBuilder) summary = json_builder_new();
+    g_autofree char *summary_path = g_build_filename(dir, "summary.json", NULL);
+    g_autofree char *junit_path = g_build_filename(dir, "junit.xml", NULL);
+    g_autofree char *txt_path = g_build_filename(dir, "results.txt", NULL);
+    g_autoptr(GString) leaves = g_string_new(NULL);
+
+    build_summary(summary, rec, verdict, variant, release);
+    for (guint i = 0; i < root->subtests->len; i++) {
+        append_leaves(leaves, g_ptr_array_index(root->subtests, i), "");
+    }
+    return junit_write(junit_path, root, run_record_crashes(rec), error) &&
+           results_json_write(summary, summary_path, error) &&
+           g_file_set_contents(txt_path, leaves->str, leaves->len, error);
+}
+
+void run_record_print(RunRecord *rec)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+    GPtrArray *crashes = run_record_crashes(rec);
+
+    for (guint i = 0; i < root->subtests->len; i++) {
+        KtapTest *s = g_ptr_array_index(root->subtests, i);
+        guint pass, fail, skip, none;
+
+        ktap_test_count(s, &pass, &fail, &skip, &none);
+        printf("  %-20s %4u passed %4u failed %4u skipped%s\n", s->name, pass,
+               fail + none, skip, none ? " (some never finished)" : "");
+        if (s->result == KTAP_RESULT_SKIP && s->subtests->len == 0) {
+            printf("  %-20s skipped: %s\n", "", s->reason ? s->reason : "");
+        }
+    }
+    for (guint i = 0; i < crashes->len; i++) {
+        CrashReport *c = g_ptr_array_index(crashes, i);
+        g_auto(GStrv) lines = g_strsplit(c->excerpt, "\n", 4);
+        g_autofree char *test = ktap_resolve_path(root, c->test);
+
+        printf("  crash: %s during %s\n", c->kind, test);
+        for (guint j = 0; lines[j] && j < 3; j++) {
+            printf("    | %s\n", lines[j]);
+        }
+    }
+}
+
+/* ---- reading ---- */
+
+static void run_crash_free(gpointer data)
+{
+    RunCrash *c = data;
+
+    g_free(c->kind);
+    g_free(c->test);
+    g_free(c);
+}
+
+void run_results_free(RunResults *run)
+{
+    if (!run) {
+        return;
+    }
+    g_free(run->verdict);
+    g_free(run->variant);
+    g_free(run->kernel);
+    g_ptr_array_unref(run->tests);
+    g_hash_table_unref(run->results);
+    g_ptr_array_unref(run->crashes);
+    g_free(run);
+}
+
+KtapResult run_results_get(const RunResults *run, const char *test)
+{
+    gpointer value;
+
+    if (!g_hash_table_lookup_extended(run->results, test, NULL, &value)) {
+        return KTAP_RESULT_MISSING;
+    }
+    return GPOINTER_TO_INT(value);
+}
+
+static gboolean load_results_txt(RunResults *run, const char *path,
+                                 GError **error)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    /* path -> how many times it was seen so far, for repeated paths */
+    g_autoptr(GHashTable) seen =
+        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+    if (!g_file_get_contents(path, &text, NULL, error)) {
+        return FALSE;
+    }
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        char *tab = strchr(lines[i], '\t');
+        KtapResult result;
+        guint n;
+        char *key;
+
+        if (!lines[i + 1] && !*lines[i]) {
+            break; /* the empty string after the final newline */
+        }
+        if (!tab) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                        "%s:%u: no TAB between result and test path", path,
+                        i + 1);
+            return FALSE;
+        }
+        *tab = '\0';
+        /* "missing" is a comparison's word, never a run's. */
+        if (!ktap_result_from_name(lines[i], &result) ||
+            result == KTAP_RESULT_MISSING) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                        "%s:%u: unknown result '%s' (not pass, fail, skip or "
+                        "none)",
+                        path, i + 1, lines[i]);
+            return FALSE;
+        }
+        n = GPOINTER_TO_UINT(g_hash_table_lookup(seen, tab + 1)) + 1;
+        g_hash_table_insert(seen, g_strdup(tab + 1), GUINT_TO_POINTER(n));
+        key =
+            n == 1 ? g_strdup(tab + 1) : g_strdup_printf("%s [%u]", tab + 1, n);
+        /* A case literally named "x [2]" would collide; bump N until free. */
+        while (g_hash_table_contains(run->results, key)) {
+            g_free(key);
+            key = g_strdup_printf("%s [%u]", tab + 1, ++n);
+        }
+        g_ptr_array_add(run->tests, key);
+        g_hash_table_insert(run->results, key, GINT_TO_POINTER(result));
+    }
+    return TRUE;
+}
+
+/* The member as a string, or NULL if absent or not a string. */
+static const char *string_member(JsonObject *obj, const char *name)
+{
+    JsonNode *node = json_object_get_member(obj, name);
+
+    if (!node || !JSON_NODE_HOLDS_VALUE(node) ||
+        json_node_get_value_type(node) != G_TYPE_STRING) {
+        return NULL;
+    }
+    return json_node_get_string(node);
+}
+
+static gboolean load_summary(RunResults *run, const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonNode *root, *crashes;
+    JsonObject *obj;
+    const char *verdict, *variant, *kernel;
+
+    if (!g_file_get_contents(path, &text, NULL, error)) {
+        return FALSE;
+    }
+    if (!json_parser_load_from_data(parser, text, -1, error)) {
+        g_prefix_error(error, "%s: ", path);
+        return FALSE;
+    }
+    root = json_parser_get_root(parser);
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                    "%s: not a JSON object", path);
+        return FALSE;
+    }
+    obj = json_node_get_object(root);
+    verdict = string_member(obj, "verdict");
+    variant = string_member(obj, "variant");
+    kernel = string_member(obj, "kernel");
+    if (!verdict || !variant || !kernel) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                    "%s: \"verdict\", \"variant\" and \"kernel\" must be "
+                    "strings",
+                    path);
+        return FALSE;
+    }
+    if (!g_str_equal(verdict, "pass") && !g_str_equal(verdict, "fail") &&
+        !g_str_equal(verdict, "incomplete")) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                    "%s: unknown verdict '%s'", path, verdict);
+        return FALSE;
+    }
+    crashes = json_object_get_member(obj, "crashes");
+    if (!crashes || !JSON_NODE_HOLDS_ARRAY(crashes)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                    "%s: \"crashes\" must be an array", path);
+        return FALSE;
+    }
+    for (guint i = 0; i < json_array_get_length(json_node_get_array(crashes));
+         i++) {
+        JsonNode *c = json_array_get_element(json_node_get_array(crashes), i);
+        RunCrash *crash;
+
+        if (!JSON_NODE_HOLDS_OBJECT(c) ||
+            !string_member(json_node_get_object(c), "kind")) {
+            g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                        "%s: crash %u has no \"kind\"", path, i);
+            return FALSE;
+        }
+        crash = g_new0(RunCrash, 1);
+        crash->kind = g_strdup(string_member(json_node_get_object(c), "kind"));
+        /* null (or absent) when the crash happened outside any test */
+        crash->test = g_strdup(string_member(json_node_get_object(c), "test"));
+        g_ptr_array_add(run->crashes, crash);
+    }
+    run->verdict = g_strdup(verdict);
+    run->variant = g_strdup(variant);
+    run->kernel = g_strdup(kernel);
+    return TRUE;
+}
+
+RunResults *run_results_load(const char *dir, GError **error)
+{
+    g_autoptr(RunResults) run = g_new0(RunResults, 1);
+    g_autofree char *txt = g_build_filename(dir, "results.txt", NULL);
+    g_autofree char *json = g_build_filename(dir, "summary.json", NULL);
+
+    run->tests = g_ptr_array_new_with_free_func(g_free);
+    /* The keys are owned by run->tests. */
+    run->results = g_hash_table_new(g_str_hash, g_str_equal);
+    run->crashes = g_ptr_array_new_with_free_func(run_crash_free);
+    if (!load_summary(run, json, error) || !load_results_txt(run, txt, error)) {
+        return NULL;
+    }
+    return g_steal_pointer(&run);
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of the result folder (runner/resultdir.c): a console fed line
+ * by line is judged, written and read back; and patchbay-run --parse judges
+ * a saved console the same way (tests/meson.build passes its path in
+ * PATCHBAY_RUN).
+ */
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+
+#include "resultdir.h"
+
+static const char *const passing[] = {
+    "[    0.500000] Run /init as init process",
+    "KTAP version 1",
+    "# patchbay init: Linux 6.12.118 #5 SMP, /init started 0.57 s after boot",
+    "1..1",
+    "  KTAP version 1",
+    "  # Subtest: demo",
+    "  1..2",
+    "  ok 1 first",
+    "  ok 2 second # SKIP kernel lacks CONFIG_DEMO",
+    "ok 1 demo",
+    NULL,
+};
+
+/* harness-panic's console, shortened */
+static const char *const panicking[] = {
+    "KTAP version 1",
+    "1..1",
+    "  KTAP version 1",
+    "  # Subtest: harness-panic",
+    "  1..1",
+    "    # Subtest: panic",
+    "[    0.602616] patchbay-ktap: harness-panic/panic 0",
+    "    KTAP version 1",
+    "    1..2",
+    "    ok 1 before the crash",
+    "[    0.602617] patchbay-ktap: harness-panic/panic 1",
+    "[    0.632504] Kernel panic - not syncing: sysrq triggered crash",
+    "[    0.633063] CPU: 1 UID: 0 PID: 38 Comm: panic Not tainted 6.12.118 #5",
+    "[    0.641765] ---[ end Kernel panic - not syncing: sysrq triggered crash "
+    "]---",
+    NULL,
+};
+
+/* stops in the middle of a suite, without a kernel report */
+static const char *const stopping[] = {
+    "KTAP version 1", "1..1", "  KTAP version 1", "  # Subtest: demo", "  1..2",
+    "  ok 1 first",   NULL,
+};
+
+static void feed(RunRecord *rec, const char *const *lines)
+{
+    for (guint i = 0; lines[i]; i++) {
+        run_record_feed(rec, lines[i], 0);
+    }
+}
+
+static char *make_tmp(void)
+{
+    g_autoptr(GError) error = NULL;
+    char *dir = g_dir_make_tmp("test-resultdir-XXXXXX", &error);
+
+    g_assert_no_error(error);
+    return dir;
+}
+
+static void remove_tmp(const char *dir)
+{
+    const char *names[] = {
+        "summary.json",
+        "results.txt",
+        "junit.xml",
+        "console.log",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autofree char *path = g_build_filename(dir, names[i], NULL);
+
+        g_unlink(path);
+    }
+    g_rmdir(dir);
+}
+
+static char *read_file(const char *dir, const char *name)
+{
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    g_autoptr(GError) error = NULL;
+    char *text = NULL;
+
+    g_file_get_contents(path, &text, NULL, &error);
+    g_assert_no_error(error);
+    return text;
+}
+
+static void test_verdict_names(void)
+{
+    g_assert_cmpstr(verdict_name(VERDICT_PASS), ==, "pass");
+    g_assert_cmpstr(verdict_name(VERDICT_FAIL), ==, "fail");
+    g_assert_cmpstr(verdict_name(VERDICT_INCOMPLETE), ==, "incomplete");
+    g_assert_cmpint(VERDICT_INCOMPLETE, ==, 2);
+}
+
+static void test_result_names(void)
+{
+    KtapResult r;
+
+    for (r = KTAP_RESULT_NONE; r <= KTAP_RESULT_MISSING; r++) {
+        KtapResult back;
+
+        g_assert_true(ktap_result_from_name(ktap_result_name(r), &back));
+        g_assert_cmpint(back, ==, r);
+    }
+    g_assert_false(ktap_result_from_name("passed", &r));
+}
+
+/* Written, then read back by the readers of patchbay-compare. */
+static void test_write_and_load(void)
+{
+    g_autofree char *dir = make_tmp();
+    const char *suites[] = {"demo", NULL};
+    g_autoptr(GError) error = NULL;
+    g_autoptr(RunResults) run = NULL;
+    g_autofree char *txt = NULL;
+    RunRecord rec;
+
+    run_record_init(&rec, 0);
+    feed(&rec, passing);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_PASS);
+    g_assert_true(
+        result_dir_write(dir, &rec, VERDICT_PASS, "base", "6.12.118", &error));
+    g_assert_no_error(error);
+    run_record_clear(&rec);
+
+    txt = read_file(dir, "results.txt");
+    g_assert_cmpstr(txt, ==, "pass\tdemo/first\nskip\tdemo/second\n");
+    run = run_results_load(dir, &error);
+    g_assert_no_error(error);
+    g_assert_cmpstr(run->verdict, ==, "pass");
+    g_assert_cmpstr(run->variant, ==, "base");
+    g_assert_cmpstr(run->kernel, ==, "6.12.118");
+    g_assert_cmpuint(run->tests->len, ==, 2);
+    g_assert_cmpint(run_results_get(run, "demo/first"), ==, KTAP_RESULT_PASS);
+    g_assert_cmpint(run_results_get(run, "demo/second"), ==, KTAP_RESULT_SKIP);
+    g_assert_cmpint(run_results_get(run, "demo/third"), ==,
+                    KTAP_RESULT_MISSING);
+    g_assert_cmpuint(run->crashes->len, ==, 0);
+    remove_tmp(dir);
+}
+
+static void test_panic_fails(void)
+{
+    const char *suites[] = {"harness-panic", NULL};
+    RunRecord rec;
+    CrashReport *c;
+
+    run_record_init(&rec, 0);
+    feed(&rec, panicking);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_FAIL);
+    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
+    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    g_assert_cmpstr(c->kind, ==, "panic");
+    g_assert_cmpstr(c->test, ==, "harness-panic/panic/#2");
+    run_record_clear(&rec);
+}
+
+/* The hang the live run records in console.log is the hang a parse sees. */
+static void test_hang_mark(void)
+{
+    const char *suites[] = {"demo", NULL};
+    g_autofree char *mark = NULL;
+    g_autofree char *live_excerpt = NULL;
+    RunRecord live, parsed;
+    CrashReport *c;
+
+    run_record_init(&live, 0);
+    feed(&live, stopping);
+    mark = run_record_hang(&live, "no console output for 5 s");
+    g_assert_cmpstr(mark, ==, "patchbay-run: hang: no console output for 5 s");
+    c = g_ptr_array_index(run_record_crashes(&live), 0);
+    live_excerpt = g_strdup(c->excerpt);
+    g_assert_true(g_str_has_prefix(live_excerpt, "no console output"));
+
+    run_record_init(&parsed, 0);
+    feed(&parsed, stopping);
+    run_record_feed(&parsed, mark, 0);
+    run_record_finish(&parsed, 0);
+    g_assert_cmpuint(run_record_crashes(&parsed)->len, ==, 1);
+    c = g_ptr_array_index(run_record_crashes(&parsed), 0);
+    g_assert_cmpstr(c->kind, ==, "hang");
+    g_assert_cmpstr(c->test, ==, "demo/#2");
+    g_assert_cmpstr(c->excerpt, ==, live_excerpt);
+    g_assert_cmpint(run_record_verdict(&parsed, suites), ==, VERDICT_FAIL);
+    run_record_clear(&live);
+    run_record_clear(&parsed);
+}
+
+static void test_incomplete(void)
+{
+    const char *demo[] = {"demo", NULL};
+    const char *other[] = {"demo", "other", NULL};
+    const char *none[] = {"[    0.1] Booting Linux", NULL};
+    RunRecord rec;
+
+    /* stopped mid-suite, no kernel report */
+    run_record_init(&rec, 0);
+    feed(&rec, stopping);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, demo), ==, VERDICT_INCOMPLETE);
+    run_record_clear(&rec);
+
+    /* a suite that never ran */
+    run_record_init(&rec, 0);
+    feed(&rec, passing);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, other), ==, VERDICT_INCOMPLETE);
+    run_record_clear(&rec);
+
+    /* no /init at all */
+    run_record_init(&rec, 0);
+    feed(&rec, none);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, demo), ==, VERDICT_INCOMPLETE);
+    run_record_clear(&rec);
+}
+
+/* patchbay-run --parse: exit code, the result files, the parsed mark. */
+static void test_parse_cli(void)
+{
+    const char *run = g_getenv("PATCHBAY_RUN");
+    g_autofree char *dir = make_tmp();
+    g_autofree char *console = g_build_filename(dir, "console.log", NULL);
+    g_autofree char *joined = g_strjoinv("\n", (char **)panicking);
+    g_autofree char *text = g_strconcat(joined, "\n", NULL);
+    g_autofree char *summary = NULL, *txt = NULL;
+    g_autoptr(GError) error = NULL;
+    int status;
+
+    if (!run) {
+        g_test_skip("PATCHBAY_RUN is not set");
+        return;
+    }
+    g_file_set_contents(console, text, -1, &error);
+    g_assert_no_error(error);
+    {
+        const char *argv[] = {run, "--parse", console, NULL};
+
+        g_spawn_sync(NULL, (char **)argv, NULL,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error);
+    }
+    g_assert_no_error(error);
+    g_assert_true(WIFEXITED(status));
+    g_assert_cmpint(WEXITSTATUS(status), ==, VERDICT_FAIL);
+    summary = read_file(dir, "summary.json");
+    g_assert_nonnull(strstr(summary, "\"verdict\" : \"fail\""));
+    g_assert_nonnull(strstr(summary, "\"parsed\" : true"));
+    g_assert_nonnull(strstr(summary, "\"test\" : \"harness-panic/panic/#2\""));
+    txt = read_file(dir, "results.txt");
+    g_assert_cmpstr(txt, ==,
+                    "pass\tharness-panic/panic/before the crash\n"
+                    "none\tharness-panic/panic/#2 (missing)\n");
+    remove_tmp(dir);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/resultdir/verdict-names", test_verdict_names);
+    g_test_add_func("/resultdir/result-names", test_result_names);
+    g_test_add_func("/resultdir/write-and-load", test_write_and_load);
+    g_test_add_func("/resultdir/panic-fails", test_panic_fails);
+    g_test_add_func("/resultdir/hang-mark", test_hang_mark);
+    g_test_add_func("/resultdir/incomplete", test_incomplete);
+    g_test_add_func("/resultdir/parse-cli", test_parse_cli);
+    return g_test_run();
+}
