@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * msm_irqlog - can a render-node client flood the kernel log through the
  * GPU's error interrupts?
@@ -36,32 +36,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "helpers.h"
 #include "msm_common.h"
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define WHY_LEN			320
-#define FLOOD_SUBMITS		200
-#define RATELIMIT_BURST		10	/* DEFAULT_RATELIMIT_BURST */
-#define RATELIMIT_INTERVAL_MS	5000	/* DEFAULT_RATELIMIT_INTERVAL, 5 * HZ */
-#define OPCODE_UNKNOWN		0xee	/* no a2xx PM4 opcode: OPCODE_ERROR */
-#define VA_OUTSIDE		0xfffff000u	/* above the gpummu window */
+#define FLOOD_SUBMITS         200
+#define RATELIMIT_BURST       10   /* DEFAULT_RATELIMIT_BURST */
+#define RATELIMIT_INTERVAL_MS 5000 /* DEFAULT_RATELIMIT_INTERVAL, 5 * HZ */
+#define OPCODE_UNKNOWN        0xee /* no a2xx PM4 opcode: OPCODE_ERROR */
+#define VA_OUTSIDE            0xfffff000u /* above the gpummu window */
 
 struct flood {
-	const char *name;
-	uint32_t ib[3];
-	unsigned int ndw;
-	/* substrings of the kernel log records this case counts, each bounded */
-	const char *lines[2];
+    const char *name;
+    uint32_t ib[3];
+    unsigned int ndw;
+    /* substrings of the kernel log records this case counts, each bounded */
+    const char *lines[2];
 };
 
 static const struct flood floods[] = {
-	{ "kernel log rate-limits CP_INT: 200 bad-opcode submits of a render-node client",
-	  { PM4_PKT3(OPCODE_UNKNOWN, 1), 0 }, 2,
-	  { "CP_INT: ", NULL } },
-	{ "kernel log rate-limits MH_INT: 200 MMU-faulting submits of a render-node client",
-	  { PM4_PKT3(CP_MEM_WRITE, 2), VA_OUTSIDE, 0xdeadbeef }, 3,
-	  { "MH_INT: ", "MMU_PAGE_FAULT: " } },
+    {"kernel log rate-limits CP_INT: 200 bad-opcode submits of a render-node "
+     "client",
+     {PM4_PKT3(OPCODE_UNKNOWN, 1), 0},
+     2,
+     {"CP_INT: ", NULL}},
+    {"kernel log rate-limits MH_INT: 200 MMU-faulting submits of a render-node "
+     "client",
+     {PM4_PKT3(CP_MEM_WRITE, 2), VA_OUTSIDE, 0xdeadbeef},
+     3,
+     {"MH_INT: ", "MMU_PAGE_FAULT: "}},
 };
 
 static int g_fd = -1;
@@ -69,29 +71,31 @@ static int g_fd = -1;
 /* /dev/kmsg for reading, positioned at its end; -1 with why on failure */
 static int kmsg_open_end(char *why)
 {
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (fd < 0) {
-		snprintf(why, WHY_LEN, "open /dev/kmsg: %s", strerror(errno));
-		return -1;
-	}
-	if (lseek(fd, 0, SEEK_END) < 0) {
-		snprintf(why, WHY_LEN, "lseek /dev/kmsg SEEK_END: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
+    if (fd < 0) {
+        return kt_fail(why, "open /dev/kmsg: %s", strerror(errno));
+    }
+    if (lseek(fd, 0, SEEK_END) < 0) {
+        int e = errno;
+
+        close(fd);
+        return kt_fail(why, "lseek /dev/kmsg SEEK_END: %s", strerror(e));
+    }
+    return fd;
 }
 
 static void kmsg_write(const char *line)
 {
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+    int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 
-	if (fd >= 0) {
-		if (write(fd, line, strlen(line)) < 0)
-			;	/* the reader then misses the marker: a failure */
-		close(fd);
-	}
+    if (fd >= 0) {
+        /* a failed write loses the marker: the case fails */
+        ssize_t n = write(fd, line, strlen(line));
+
+        (void)n;
+        close(fd);
+    }
 }
 
 /*
@@ -100,155 +104,171 @@ static void kmsg_write(const char *line)
  * number of records lost to a ring-buffer overrun (EPIPE), or -1.
  */
 static int kmsg_count(int fd, const char *const pat[2], unsigned int count[2],
-		      const char *marker, int *found, char *why)
+                      const char *marker, int *found, char *why)
 {
-	char rec[2048];
-	int lost = 0;
+    char rec[2048];
+    int lost = 0;
 
-	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		char *msg;
+    for (;;) {
+        ssize_t n = read(fd, rec, sizeof(rec) - 1);
+        char *msg;
 
-		if (n < 0 && errno == EAGAIN)
-			return lost;
-		if (n < 0 && errno == EPIPE) {
-			lost++;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(why, WHY_LEN, "read /dev/kmsg: %s",
-				 n ? strerror(errno) : "end of file");
-			return -1;
-		}
-		rec[n] = '\0';
-		/* "prio,seq,usec,flags;message\n KEY=value\n..." */
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		msg++;
-		msg[strcspn(msg, "\n")] = '\0';
-		for (int i = 0; i < 2; i++)
-			if (pat[i] && strstr(msg, pat[i]))
-				count[i]++;
-		if (strstr(msg, marker))
-			*found = 1;
-	}
+        if (n < 0 && errno == EAGAIN) {
+            return lost;
+        }
+        if (n < 0 && errno == EPIPE) {
+            lost++;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return kt_fail(why, "read /dev/kmsg: %s",
+                           n ? strerror(errno) : "end of file");
+        }
+        rec[n] = '\0';
+        /* "prio,seq,usec,flags;message\n KEY=value\n..." */
+        msg = strchr(rec, ';');
+        if (!msg) {
+            continue;
+        }
+        msg++;
+        msg[strcspn(msg, "\n")] = '\0';
+        for (int i = 0; i < 2; i++) {
+            if (pat[i] && strstr(msg, pat[i])) {
+                count[i]++;
+            }
+        }
+        if (strstr(msg, marker)) {
+            *found = 1;
+        }
+    }
 }
 
 static int run_flood(const struct flood *f, char *why)
 {
-	unsigned int count[2] = { 0, 0 }, bound;
-	char marker[96];
-	struct bo cmd;
-	int64_t t0, ms;
-	int kfd, ret = -1, found = 0, lost;
+    unsigned int count[2] = {0, 0}, bound;
+    char marker[96];
+    struct bo cmd;
+    long long t0, ms;
+    int kfd, ret = -1, found = 0, lost;
 
-	memset(&cmd, 0, sizeof(cmd));
-	if (bo_make(&cmd, g_fd, 4096, MSM_BO_WC, why, WHY_LEN))
-		return -1;
-	bo_write(&cmd, 0, f->ib, f->ndw);
-	kfd = kmsg_open_end(why);
-	if (kfd < 0) {
-		bo_free(&cmd);
-		return 1;	/* no /dev/kmsg (CONFIG_PRINTK=n): nothing to count */
-	}
+    memset(&cmd, 0, sizeof(cmd));
+    if (bo_make(&cmd, g_fd, 4096, MSM_BO_WC, why, KT_WHY_LEN)) {
+        return -1;
+    }
+    bo_write(&cmd, 0, f->ib, f->ndw);
+    kfd = kmsg_open_end(why);
+    if (kfd < 0) {
+        bo_free(&cmd);
+        return 1; /* no /dev/kmsg (CONFIG_PRINTK=n): nothing to count */
+    }
 
-	t0 = mono_ns();
-	for (int i = 0; i < FLOOD_SUBMITS; i++) {
-		struct sub x;
-		int r;
+    t0 = now_ms();
+    for (int i = 0; i < FLOOD_SUBMITS; i++) {
+        struct sub x;
+        int r;
 
-		sub_init(&x, 0);
-		sub_bo(&x, cmd.handle, MSM_SUBMIT_BO_READ);
-		sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, f->ndw * 4);
-		r = sub_do(g_fd, &x);
-		if (r) {
-			snprintf(why, WHY_LEN, "SUBMIT %d: %s", i, strerror(-r));
-			goto out;
-		}
-		r = wait_fence(g_fd, 0, x.s.fence, 10000);
-		if (r) {
-			snprintf(why, WHY_LEN, "WAIT_FENCE of submit %d: %s", i,
-				 strerror(-r));
-			goto out;
-		}
-	}
-	ms = (mono_ns() - t0) / 1000000;
+        sub_one_ib(&x, 0, cmd.handle, f->ndw * 4);
+        r = sub_do(g_fd, &x);
+        if (r) {
+            ret = kt_fail(why, "SUBMIT %d: %s", i, strerror(-r));
+            goto out;
+        }
+        r = wait_fence(g_fd, 0, x.s.fence, 10000);
+        if (r) {
+            ret = kt_fail(why, "WAIT_FENCE of submit %d: %s", i, strerror(-r));
+            goto out;
+        }
+    }
+    ms = now_ms() - t0;
 
-	snprintf(marker, sizeof(marker), "patchbay-msm_irqlog: counted %d submits at %lld",
-		 FLOOD_SUBMITS, (long long)t0);
-	{
-		char line[128];
+    snprintf(marker, sizeof(marker),
+             "patchbay-msm_irqlog: counted %d submits at %lld", FLOOD_SUBMITS,
+             t0);
+    {
+        char line[128];
 
-		snprintf(line, sizeof(line), "<12>%s\n", marker);
-		kmsg_write(line);
-	}
-	lost = kmsg_count(kfd, f->lines, count, marker, &found, why);
-	if (lost < 0)
-		goto out;
+        snprintf(line, sizeof(line), "<12>%s\n", marker);
+        kmsg_write(line);
+    }
+    lost = kmsg_count(kfd, f->lines, count, marker, &found, why);
+    if (lost < 0) {
+        goto out;
+    }
 
-	bound = RATELIMIT_BURST *
-		((ms + RATELIMIT_INTERVAL_MS - 1) / RATELIMIT_INTERVAL_MS + 2);
-	for (int i = 0; i < 2; i++)
-		if (f->lines[i])
-			ktap_print_msg("%d submits in %lld ms: %u \"%s\" lines in the kernel log, at most %u allowed%s",
-				       FLOOD_SUBMITS, (long long)ms, count[i], f->lines[i],
-				       bound, lost ? " (kmsg overrun)" : "");
-	if (!found) {
-		snprintf(why, WHY_LEN, "our own /dev/kmsg marker did not come back: the log reader is broken");
-		goto out;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (!f->lines[i])
-			continue;
-		if (count[i] == 0) {
-			snprintf(why, WHY_LEN, "no \"%s\" line at all: the GPU raised no error, the case proves nothing",
-				 f->lines[i]);
-			goto out;
-		}
-		if (count[i] > bound || lost) {
-			snprintf(why, WHY_LEN, "%u \"%s\" lines%s for %d submits in %lld ms, at most %u allowed: not rate-limited",
-				 count[i], f->lines[i], lost ? " (and a kmsg overrun)" : "",
-				 FLOOD_SUBMITS, (long long)ms, bound);
-			goto out;
-		}
-	}
-	ret = 0;
+    bound = RATELIMIT_BURST *
+            ((ms + RATELIMIT_INTERVAL_MS - 1) / RATELIMIT_INTERVAL_MS + 2);
+    for (int i = 0; i < 2; i++) {
+        if (f->lines[i]) {
+            ktap_print_msg("%d submits in %lld ms: %u \"%s\" lines in the "
+                           "kernel log, at most %u allowed%s",
+                           FLOOD_SUBMITS, ms, count[i], f->lines[i], bound,
+                           lost ? " (kmsg overrun)" : "");
+        }
+    }
+    if (!found) {
+        ret = kt_fail(why, "our own /dev/kmsg marker did not come back: the "
+                           "log reader is broken");
+        goto out;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!f->lines[i]) {
+            continue;
+        }
+        if (count[i] == 0) {
+            ret = kt_fail(why,
+                          "no \"%s\" line at all: the GPU raised no error, the "
+                          "case proves nothing",
+                          f->lines[i]);
+            goto out;
+        }
+        if (count[i] > bound || lost) {
+            ret = kt_fail(why,
+                          "%u \"%s\" lines%s for %d submits in %lld ms, at "
+                          "most %u allowed: not rate-limited",
+                          count[i], f->lines[i],
+                          lost ? " (and a kmsg overrun)" : "", FLOOD_SUBMITS,
+                          ms, bound);
+            goto out;
+        }
+    }
+    ret = 0;
 out:
-	close(kfd);
-	bo_free(&cmd);
-	return ret;
+    close(kfd);
+    bo_free(&cmd);
+    return ret;
+}
+
+static int c_flood(unsigned long i, char *why)
+{
+    return run_flood(&floods[i], why);
+}
+
+static int setup(char *why)
+{
+    char path[64];
+
+    g_fd = msm_open_render(path, sizeof(path), why, KT_WHY_LEN);
+    if (g_fd < 0) {
+        return KTAP_FAIL;
+    }
+    ktap_print_msg("%s, as a render-node client (no capability used)", path);
+    return KTAP_PASS;
 }
 
 int main(void)
 {
-	char path[64], nodev[256] = "";
+    int ret;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	ktap_print_header();
-	ktap_set_plan(ARRAY_SIZE(floods));
-	g_fd = msm_open_render(path, sizeof(path), nodev, sizeof(nodev));
-	if (g_fd >= 0)
-		ktap_print_msg("%s, as a render-node client (no capability used)", path);
-	for (unsigned int i = 0; i < ARRAY_SIZE(floods); i++) {
-		char why[WHY_LEN] = "";
-		int r;
-
-		if (g_fd < 0) {
-			ktap_test_fail(floods[i].name, "%s", nodev);
-			continue;
-		}
-		r = run_flood(&floods[i], why);
-		if (r == 0)
-			ktap_test_pass(floods[i].name);
-		else if (r > 0)
-			ktap_test_skip(floods[i].name, "%s", why);
-		else
-			ktap_test_fail(floods[i].name, "%s", why[0] ? why : "failed");
-	}
-	if (g_fd >= 0)
-		close(g_fd);
-	return ktap_finished();
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (unsigned int i = 0; i < ARRAY_SIZE(floods); i++) {
+        kt_add(c_flood, i, "%s", floods[i].name);
+    }
+    ret = kt_run(setup);
+    if (g_fd >= 0) {
+        close(g_fd);
+    }
+    return ret;
 }
