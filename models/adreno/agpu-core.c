@@ -12,6 +12,92 @@
 #define AGPU_FNV_BASIS  0x811c9dc5u
 #define AGPU_FNV_PRIME  0x01000193u
 
+#define AGPU_REGNAME(r) { AGPU_REG_##r, #r }
+
+/* names of the registers the core knows, for traces and guest errors */
+static const struct {
+    uint32_t reg;
+    const char *name;
+} agpu_regnames[] = {
+    AGPU_REGNAME(RBBM_PATCH_RELEASE),
+    AGPU_REGNAME(RBBM_CNTL),
+    AGPU_REGNAME(RBBM_SOFT_RESET),
+    AGPU_REGNAME(RBBM_DEBUG),
+    AGPU_REGNAME(RBBM_PM_OVERRIDE1),
+    AGPU_REGNAME(RBBM_PM_OVERRIDE2),
+    AGPU_REGNAME(RBBM_READ_ERROR),
+    AGPU_REGNAME(RBBM_INT_CNTL),
+    AGPU_REGNAME(RBBM_INT_STATUS),
+    AGPU_REGNAME(RBBM_INT_ACK),
+    AGPU_REGNAME(MASTER_INT_SIGNAL),
+    AGPU_REGNAME(RBBM_PERIPHID1),
+    AGPU_REGNAME(RBBM_PERIPHID2),
+    AGPU_REGNAME(RBBM_STATUS),
+    AGPU_REGNAME(MH_MMU_CONFIG),
+    AGPU_REGNAME(MH_MMU_VA_RANGE),
+    AGPU_REGNAME(MH_MMU_PT_BASE),
+    AGPU_REGNAME(MH_MMU_PAGE_FAULT),
+    AGPU_REGNAME(MH_MMU_TRAN_ERROR),
+    AGPU_REGNAME(MH_MMU_INVALIDATE),
+    AGPU_REGNAME(MH_MMU_MPU_BASE),
+    AGPU_REGNAME(MH_MMU_MPU_END),
+    AGPU_REGNAME(MH_ARBITER_CONFIG),
+    AGPU_REGNAME(MH_INTERRUPT_MASK),
+    AGPU_REGNAME(MH_INTERRUPT_STATUS),
+    AGPU_REGNAME(MH_INTERRUPT_CLEAR),
+    AGPU_REGNAME(MH_AXI_ERROR),
+    AGPU_REGNAME(MH_CLNT_INTF_CTRL_CONFIG1),
+    AGPU_REGNAME(CP_PFP_UCODE_ADDR),
+    AGPU_REGNAME(CP_PFP_UCODE_DATA),
+    AGPU_REGNAME(CP_RB_BASE),
+    AGPU_REGNAME(CP_RB_CNTL),
+    AGPU_REGNAME(CP_RB_RPTR_ADDR),
+    AGPU_REGNAME(CP_RB_RPTR),
+    AGPU_REGNAME(CP_RB_WPTR),
+    AGPU_REGNAME(CP_QUEUE_THRESHOLDS),
+    AGPU_REGNAME(SCRATCH_UMSK),
+    AGPU_REGNAME(SCRATCH_ADDR),
+    AGPU_REGNAME(CP_INT_CNTL),
+    AGPU_REGNAME(CP_INT_STATUS),
+    AGPU_REGNAME(CP_INT_ACK),
+    AGPU_REGNAME(CP_ME_CNTL),
+    AGPU_REGNAME(CP_ME_STATUS),
+    AGPU_REGNAME(CP_ME_RAM_WADDR),
+    AGPU_REGNAME(CP_ME_RAM_RADDR),
+    AGPU_REGNAME(CP_ME_RAM_DATA),
+    AGPU_REGNAME(CP_DEBUG),
+    AGPU_REGNAME(CP_IB1_BASE),
+    AGPU_REGNAME(CP_IB1_BUFSZ),
+    AGPU_REGNAME(CP_IB2_BASE),
+    AGPU_REGNAME(CP_IB2_BUFSZ),
+    AGPU_REGNAME(CP_STAT),
+    AGPU_REGNAME(SQ_FLOW_CONTROL),
+    AGPU_REGNAME(SQ_INT_CNTL),
+    AGPU_REGNAME(SQ_INT_STATUS),
+    AGPU_REGNAME(SQ_INT_ACK),
+    AGPU_REGNAME(RB_EDRAM_INFO),
+};
+
+const char *agpu_regname(uint32_t reg)
+{
+    static const char *const scratch[] = {
+        "CP_SCRATCH_REG0", "CP_SCRATCH_REG1", "CP_SCRATCH_REG2",
+        "CP_SCRATCH_REG3", "CP_SCRATCH_REG4", "CP_SCRATCH_REG5",
+        "CP_SCRATCH_REG6", "CP_SCRATCH_REG7",
+    };
+    size_t i;
+
+    if (reg >= AGPU_REG_CP_SCRATCH_REG0 && reg <= AGPU_REG_CP_SCRATCH_REG7) {
+        return scratch[reg - AGPU_REG_CP_SCRATCH_REG0];
+    }
+    for (i = 0; i < sizeof(agpu_regnames) / sizeof(agpu_regnames[0]); i++) {
+        if (agpu_regnames[i].reg == reg) {
+            return agpu_regnames[i].name;
+        }
+    }
+    return "unknown";
+}
+
 void agpu_guest_error(AGpuCore *g, const char *fmt, ...)
 {
     char msg[200];
@@ -84,6 +170,15 @@ bool agpu_fw_valid(const AGpuCore *g)
 {
     return g->me_count >= 2 && g->me_ram[1] == AGPU_FW_MAGIC &&
            g->pfp_count >= 1 && g->pfp_ram[0] == AGPU_FW_MAGIC;
+}
+
+/* CP_ME_RAM_WADDR / CP_PFP_UCODE_ADDR: start an upload at addr */
+static void agpu_fw_begin(uint32_t *addr, uint32_t *count, uint32_t *csum,
+                          uint32_t value)
+{
+    *addr = value;
+    *count = 0;
+    *csum = AGPU_FNV_BASIS;
 }
 
 static void agpu_fw_word(uint32_t *addr, uint32_t *count, uint32_t *csum,
@@ -290,9 +385,7 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
         break;
     case AGPU_REG_CP_ME_RAM_WADDR:
         g->regs[reg] = value;
-        g->me_addr = value;
-        g->me_count = 0;
-        g->me_csum = AGPU_FNV_BASIS;
+        agpu_fw_begin(&g->me_addr, &g->me_count, &g->me_csum, value);
         break;
     case AGPU_REG_CP_ME_RAM_DATA:
         agpu_fw_word(&g->me_addr, &g->me_count, &g->me_csum, g->me_ram,
@@ -300,9 +393,7 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
         break;
     case AGPU_REG_CP_PFP_UCODE_ADDR:
         g->regs[reg] = value;
-        g->pfp_addr = value;
-        g->pfp_count = 0;
-        g->pfp_csum = AGPU_FNV_BASIS;
+        agpu_fw_begin(&g->pfp_addr, &g->pfp_count, &g->pfp_csum, value);
         break;
     case AGPU_REG_CP_PFP_UCODE_DATA:
         agpu_fw_word(&g->pfp_addr, &g->pfp_count, &g->pfp_csum, g->pfp_ram,

@@ -2,11 +2,11 @@
  * Adreno-200-like GPU core, free of QEMU: register file, interrupt logic,
  * a PM4 command processor and the a2xx "gpummu" translation.
  *
- * It implements what the Linux 6.12 drm/msm a2xx driver uses (the
- * project's Adreno design note, sections 3-5): probe needs no register,
- * hw_init programs the MH/MMU, uploads the PM4/PFP firmware and sends
- * CP_ME_INIT; a submit is IB packets plus a scratch write, a
- * wait-for-idle, a CACHE_FLUSH_TS fence write and a CP_INTERRUPT.
+ * It implements what the Linux 6.12 drm/msm a2xx driver uses (see
+ * docs/devices/agpu.md): probe needs no register, hw_init programs the
+ * MH/MMU, uploads the PM4/PFP firmware and sends CP_ME_INIT; a submit is
+ * IB packets plus a scratch write, a wait-for-idle, a CACHE_FLUSH_TS
+ * fence write and a CP_INTERRUPT.
  * README.md lists where the model is simpler than a real a200.
  *
  * Glue contract:
@@ -158,6 +158,8 @@ void agpu_reset(AGpuCore *g);
 
 /* reg = dword index; indices outside the window read 0 / are ignored */
 uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg);
+/* the register's name (dword index reg), or "unknown" */
+const char *agpu_regname(uint32_t reg);
 void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value);
 
 /*

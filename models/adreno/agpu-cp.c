@@ -315,9 +315,9 @@ static int agpu_exec_type0(AGpuCore *g, uint32_t hdr, uint32_t len)
     }
     if (denied) {
         agpu_cp_error(g, AGPU_CP_INT_PROTECTED_MODE_ERROR,
-                      "PKT0 write of protected register 0x%04x value 0x%08x "
-                      "refused (%u of %u writes)", denied_reg, denied_val,
-                      denied, n);
+                      "PKT0 write of protected register 0x%04x (%s) value "
+                      "0x%08x refused (%u of %u writes)", denied_reg,
+                      agpu_regname(denied_reg), denied_val, denied, n);
     }
     return AGPU_EXEC_DONE;
 }
@@ -466,6 +466,26 @@ static int agpu_wait_check(AGpuCore *g)
                         g->wait_ctrl & AGPU_WRM_SIGNED);
 }
 
+/*
+ * Latch a wait condition and check it once: done at once when it holds
+ * or the poll faults (a faulting poll abandons the packet rather than
+ * stalling forever), else stall the CP until agpu_run() sees it hold.
+ */
+static int agpu_cp_start_wait(AGpuCore *g, uint32_t ctrl, uint32_t addr,
+                              uint32_t ref, uint32_t mask, uint32_t len)
+{
+    g->wait_ctrl = ctrl;
+    g->wait_addr = addr;
+    g->wait_ref = ref;
+    g->wait_mask = mask;
+    g->wait_len = len;
+    if (agpu_wait_check(g) != 0) {
+        return AGPU_EXEC_DONE;
+    }
+    g->waiting = 1;
+    return AGPU_EXEC_WAIT;
+}
+
 static int agpu_op_wait_reg_mem(AGpuCore *g, const uint32_t *p, uint32_t len)
 {
     if (AGPU_WRM_FUNC(p[0]) == 7) {
@@ -474,17 +494,8 @@ static int agpu_op_wait_reg_mem(AGpuCore *g, const uint32_t *p, uint32_t len)
                       p[0]);
         return AGPU_EXEC_DONE;
     }
-    g->wait_ctrl = p[0] & AGPU_WRM_CTRL_MASK;
-    g->wait_addr = p[1];
-    g->wait_ref = p[2];
-    g->wait_mask = p[3];
-    g->wait_len = len;
-    /* a faulting poll abandons the packet rather than stalling forever */
-    if (agpu_wait_check(g) != 0) {
-        return AGPU_EXEC_DONE;
-    }
-    g->waiting = 1;
-    return AGPU_EXEC_WAIT;
+    return agpu_cp_start_wait(g, p[0] & AGPU_WRM_CTRL_MASK, p[1], p[2], p[3],
+                              len);
 }
 
 /*
@@ -499,17 +510,10 @@ static int agpu_op_wait_reg_mem(AGpuCore *g, const uint32_t *p, uint32_t len)
 static int agpu_op_wait_reg(AGpuCore *g, bool gte, const uint32_t *p,
                             uint32_t len)
 {
-    g->wait_ctrl = (gte ? AGPU_WAIT_FUNC_GE : AGPU_WAIT_FUNC_EQ) |
-                   AGPU_WAIT_UNMASKED_REF;
-    g->wait_addr = p[0];
-    g->wait_ref = p[1];
-    g->wait_mask = p[2];
-    g->wait_len = len;
-    if (agpu_wait_check(g) != 0) {
-        return AGPU_EXEC_DONE;
-    }
-    g->waiting = 1;
-    return AGPU_EXEC_WAIT;
+    uint32_t ctrl = gte ? AGPU_WAIT_FUNC_GE : AGPU_WAIT_FUNC_EQ;
+
+    return agpu_cp_start_wait(g, ctrl | AGPU_WAIT_UNMASKED_REF, p[0], p[1],
+                              p[2], len);
 }
 
 /* a2xx 3D opcodes that are accepted and ignored: no 3D pipe is modelled */

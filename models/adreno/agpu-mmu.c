@@ -102,22 +102,25 @@ static bool agpu_translate(AGpuCore *g, uint64_t va, uint32_t len,
     return true;
 }
 
-bool agpu_mem_read(AGpuCore *g, uint64_t va, void *buf, uint32_t len)
+/* both directions: walk the range page by page, translate and DMA */
+static bool agpu_mem_access(AGpuCore *g, uint64_t va, uint8_t *p,
+                            uint32_t len, bool write)
 {
-    uint8_t *p = buf;
-
     while (len) {
         uint32_t chunk = AGPU_PAGE_SIZE - (va & AGPU_PAGE_MASK);
         uint64_t pa;
+        bool ok;
 
         if (chunk > len) {
             chunk = len;
         }
-        if (!agpu_translate(g, va, chunk, false, &pa)) {
+        if (!agpu_translate(g, va, chunk, write, &pa)) {
             return false;
         }
-        if (!g->ops->dma_read(g->opaque, pa, p, chunk)) {
-            agpu_bus_error(g, pa, false);
+        ok = write ? g->ops->dma_write(g->opaque, pa, p, chunk)
+                   : g->ops->dma_read(g->opaque, pa, p, chunk);
+        if (!ok) {
+            agpu_bus_error(g, pa, write);
             return false;
         }
         p += chunk;
@@ -127,29 +130,15 @@ bool agpu_mem_read(AGpuCore *g, uint64_t va, void *buf, uint32_t len)
     return true;
 }
 
+bool agpu_mem_read(AGpuCore *g, uint64_t va, void *buf, uint32_t len)
+{
+    return agpu_mem_access(g, va, buf, len, false);
+}
+
 bool agpu_mem_write(AGpuCore *g, uint64_t va, const void *buf, uint32_t len)
 {
-    const uint8_t *p = buf;
-
-    while (len) {
-        uint32_t chunk = AGPU_PAGE_SIZE - (va & AGPU_PAGE_MASK);
-        uint64_t pa;
-
-        if (chunk > len) {
-            chunk = len;
-        }
-        if (!agpu_translate(g, va, chunk, true, &pa)) {
-            return false;
-        }
-        if (!g->ops->dma_write(g->opaque, pa, p, chunk)) {
-            agpu_bus_error(g, pa, true);
-            return false;
-        }
-        p += chunk;
-        va += chunk;
-        len -= chunk;
-    }
-    return true;
+    /* the buffer is only read from on this path */
+    return agpu_mem_access(g, va, (uint8_t *)buf, len, true);
 }
 
 bool agpu_mem_read32(AGpuCore *g, uint64_t va, uint32_t *out, uint32_t n)

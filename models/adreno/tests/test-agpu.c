@@ -745,7 +745,7 @@ static void test_a200_boot_and_submit(void)
 
     seqno = kernel_submit(f, ib, 3);
     g_assert_cmphex(seqno, ==, 0xffffff01);
-    /* the ring holds exactly the words of the design note, 21..34 */
+    /* the ring holds exactly the submit words 21..34 of the kernel */
     for (i = 0; i < 14; i++) {
         g_assert_cmphex(va_r32(f, f->ring_va + (21 + i) * 4), ==, expect[i]);
     }
@@ -1308,6 +1308,7 @@ static void test_mmu_faults(void)
         uint32_t before = tab[k].read_only ? va_r32(f, ro + 8) : 0;
         uint32_t seqno;
         IrqResult r;
+        char *want;
 
         seqno = run_ib(f, w, G_N_ELEMENTS(w));
         /* the faulting packet is abandoned, the next one runs */
@@ -1318,6 +1319,10 @@ static void test_mmu_faults(void)
         }
         g_assert_true(f->irq);
         g_assert_cmpuint(f->gpu.stat_mmu_faults, ==, 1);
+        /* the message carries the faulting GPU address */
+        want = g_strdup_printf("gpummu page fault, write VA 0x%08x", bad);
+        g_assert_nonnull(strstr(f->last_error, want));
+        g_free(want);
         r = kernel_irq(f);
         g_assert_cmphex(r.master, ==, AGPU_MASTER_MH_INT | AGPU_MASTER_CP_INT);
         g_assert_cmphex(r.mh, ==, AGPU_MH_INT_MMU_PAGE_FAULT);
@@ -1414,6 +1419,19 @@ static void test_mmu_fault_latch(void)
     fake_free(f);
 }
 
+/* agpu_regname(): the names the traces and guest errors print */
+static void test_regnames(void)
+{
+    g_assert_cmpstr(agpu_regname(AGPU_REG_CP_RB_WPTR), ==, "CP_RB_WPTR");
+    g_assert_cmpstr(agpu_regname(AGPU_REG_MH_MMU_PT_BASE), ==,
+                    "MH_MMU_PT_BASE");
+    g_assert_cmpstr(agpu_regname(AGPU_REG_CP_SCRATCH_REG0 + 2), ==,
+                    "CP_SCRATCH_REG2");
+    g_assert_cmpstr(agpu_regname(AGPU_REG_RB_EDRAM_INFO), ==,
+                    "RB_EDRAM_INFO");
+    g_assert_cmpstr(agpu_regname(0x0002), ==, "unknown");
+}
+
 static void test_mmu_bus_errors(void)
 {
     Fake *f = fake_booted();
@@ -1433,6 +1451,8 @@ static void test_mmu_bus_errors(void)
     g_assert_cmphex(fence(f), ==, seqno);
     g_assert_cmpuint(f->gpu.stat_bus_errors, ==, 1);
     g_assert_cmphex(rd(f, AGPU_REG_MH_AXI_ERROR), ==, 0x00001000);
+    g_assert_nonnull(strstr(f->last_error,
+                            "DMA bus error, write PA 0x00001000"));
     r = kernel_irq(f);
     g_assert_cmphex(r.mh, ==, AGPU_MH_INT_AXI_WRITE_ERROR);
 
@@ -1762,7 +1782,8 @@ static void test_mesa_fd2_restore(void)
         AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040307, 0x00100020,
         AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 2), 0x00040308, 0x000e0120,
         AGPU_PM4_PKT3(AGPU_CP_SET_CONSTANT, 3), 0x00040100, 0xffffffff, 0,
-        AGPU_PM4_PKT3(AGPU_CP_SET_BIN_BASE_OFFSET, 1), 0,   /* DRAW_INIT_FLAGS */
+        /* DRAW_INIT_FLAGS */
+        AGPU_PM4_PKT3(AGPU_CP_SET_BIN_BASE_OFFSET, 1), 0,
         AGPU_PM4_PKT3(AGPU_CP_WAIT_REG_EQ, 4),
         AGPU_REG_RBBM_STATUS, 0x00000000, 0x5f601000, 0x00000001,
         AGPU_PM4_PKT0(0x0d02, 1), 0x00000180,   /* SQ_INST_STORE_MANAGMENT */
@@ -1998,8 +2019,9 @@ static void test_protected_mode(void)
         uint32_t w2[] = { AGPU_PM4_PKT0(AGPU_REG_MH_MMU_VA_RANGE, 1), 0xbad };
 
         run_ib(f, w2, G_N_ELEMENTS(w2));
-        g_assert_nonnull(strstr(f->last_error, "register 0x0041 value "
-                                "0x00000bad refused (1 of 1 writes)"));
+        g_assert_nonnull(strstr(f->last_error, "register 0x0041 "
+                                "(MH_MMU_VA_RANGE) value 0x00000bad refused "
+                                "(1 of 1 writes)"));
         g_assert_nonnull(strstr(f->last_error, "IB1 packet at 0x"));
         g_assert_cmphex(kernel_irq(f).cp, ==,
                         AGPU_CP_INT_PROTECTED_MODE_ERROR | AGPU_CP_INT_RB);
@@ -2382,6 +2404,7 @@ int main(int argc, char **argv)
     g_test_add_func("/agpu/mmu/read-faults", test_mmu_read_faults);
     g_test_add_func("/agpu/mmu/fault-latch", test_mmu_fault_latch);
     g_test_add_func("/agpu/mmu/bus-errors", test_mmu_bus_errors);
+    g_test_add_func("/agpu/regs/names", test_regnames);
     g_test_add_func("/agpu/mmu/disabled", test_mmu_disabled);
     g_test_add_func("/agpu/wait/memory", test_wait_reg_mem);
     g_test_add_func("/agpu/wait/functions", test_wait_functions);

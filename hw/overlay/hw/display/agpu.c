@@ -23,8 +23,27 @@
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
-#include "agpu.h"
+#include "hw/display/agpu.h"
+#include "agpu-core.h"
 #include "trace.h"
+
+/* the core does the work; the glue adds QEMU's resources and properties */
+struct AGpuState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion iomem;
+    qemu_irq irq;
+    QEMUBH *bh;
+    QEMUTimer *timer;
+
+    /* properties */
+    uint32_t chip_id;
+    uint32_t gmem_size;
+    uint32_t hang_limit;
+    bool fw_strict;
+
+    AGpuCore core;
+};
 
 /* Packets the command processor may execute per call of agpu_run(). */
 #define AGPU_RUN_BUDGET 4096
@@ -32,35 +51,33 @@
 #define AGPU_POLL_NS (100 * SCALE_US)
 
 /* DMA: guest physical memory, as seen by a device outside the PCI tree. */
-static bool agpu_dma_read(void *opaque, uint64_t addr, void *buf,
-                          uint32_t len)
+static bool agpu_dev_dma(uint64_t addr, void *buf, uint32_t len,
+                         bool is_write)
 {
     MemTxResult r;
 
-    r = address_space_read(&address_space_memory, addr,
-                           MEMTXATTRS_UNSPECIFIED, buf, len);
+    r = address_space_rw(&address_space_memory, addr,
+                         MEMTXATTRS_UNSPECIFIED, buf, len, is_write);
     if (r != MEMTX_OK) {
-        trace_agpu_dma_error("read", addr, len);
+        trace_agpu_dma_error(is_write ? "write" : "read", addr, len);
         return false;
     }
     return true;
 }
 
-static bool agpu_dma_write(void *opaque, uint64_t addr, const void *buf,
-                           uint32_t len)
+static bool agpu_dev_dma_read(void *opaque, uint64_t addr, void *buf,
+                              uint32_t len)
 {
-    MemTxResult r;
-
-    r = address_space_write(&address_space_memory, addr,
-                            MEMTXATTRS_UNSPECIFIED, buf, len);
-    if (r != MEMTX_OK) {
-        trace_agpu_dma_error("write", addr, len);
-        return false;
-    }
-    return true;
+    return agpu_dev_dma(addr, buf, len, false);
 }
 
-static void agpu_set_irq(void *opaque, bool level)
+static bool agpu_dev_dma_write(void *opaque, uint64_t addr, const void *buf,
+                               uint32_t len)
+{
+    return agpu_dev_dma(addr, (void *)buf, len, true);
+}
+
+static void agpu_dev_set_irq(void *opaque, bool level)
 {
     AGpuState *s = opaque;
 
@@ -70,16 +87,16 @@ static void agpu_set_irq(void *opaque, bool level)
     qemu_set_irq(s->irq, level);
 }
 
-static void agpu_guest_error(void *opaque, const char *msg)
+static void agpu_dev_guest_error(void *opaque, const char *msg)
 {
     qemu_log_mask(LOG_GUEST_ERROR, "%s\n", msg);
 }
 
-static const AGpuOps agpu_ops = {
-    .dma_read = agpu_dma_read,
-    .dma_write = agpu_dma_write,
-    .set_irq = agpu_set_irq,
-    .guest_error = agpu_guest_error,
+static const AGpuOps agpu_dev_ops = {
+    .dma_read = agpu_dev_dma_read,
+    .dma_write = agpu_dev_dma_write,
+    .set_irq = agpu_dev_set_irq,
+    .guest_error = agpu_dev_guest_error,
 };
 
 /*
@@ -89,7 +106,7 @@ static const AGpuOps agpu_ops = {
  * runs out, run again from the next main loop iteration; when the CP
  * waits in CP_WAIT_REG_MEM/_EQ/_GTE, poll it from a virtual-clock timer.
  */
-static void agpu_bh(void *opaque)
+static void agpu_dev_bh(void *opaque)
 {
     AGpuState *s = opaque;
     bool more = agpu_run(&s->core, AGPU_RUN_BUDGET);
@@ -107,14 +124,14 @@ static void agpu_bh(void *opaque)
     }
 }
 
-static void agpu_timer(void *opaque)
+static void agpu_dev_timer(void *opaque)
 {
     AGpuState *s = opaque;
 
     qemu_bh_schedule(s->bh);
 }
 
-static uint64_t agpu_mmio_read(void *opaque, hwaddr offset, unsigned size)
+static uint64_t agpu_dev_mmio_read(void *opaque, hwaddr offset, unsigned size)
 {
     AGpuState *s = opaque;
     uint32_t value;
@@ -127,11 +144,11 @@ static uint64_t agpu_mmio_read(void *opaque, hwaddr offset, unsigned size)
         return 0;
     }
     value = agpu_reg_read(&s->core, offset >> 2);
-    trace_agpu_read(offset, value);
+    trace_agpu_read(offset, agpu_regname(offset >> 2), value);
     return value;
 }
 
-static void agpu_mmio_write(void *opaque, hwaddr offset, uint64_t value,
+static void agpu_dev_mmio_write(void *opaque, hwaddr offset, uint64_t value,
                             unsigned size)
 {
     AGpuState *s = opaque;
@@ -143,16 +160,16 @@ static void agpu_mmio_write(void *opaque, hwaddr offset, uint64_t value,
                       __func__, size, offset);
         return;
     }
-    trace_agpu_write(offset, value);
+    trace_agpu_write(offset, agpu_regname(offset >> 2), value);
     agpu_reg_write(&s->core, offset >> 2, value);
     if (agpu_cp_runnable(&s->core)) {
         qemu_bh_schedule(s->bh);
     }
 }
 
-static const MemoryRegionOps agpu_mmio_ops = {
-    .read = agpu_mmio_read,
-    .write = agpu_mmio_write,
+static const MemoryRegionOps agpu_dev_mmio_ops = {
+    .read = agpu_dev_mmio_read,
+    .write = agpu_dev_mmio_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     /* let every size through, so that wrong ones are logged, not faulted */
     .valid = {
@@ -165,7 +182,7 @@ static const MemoryRegionOps agpu_mmio_ops = {
     },
 };
 
-static void agpu_reset_hold(Object *obj, ResetType type)
+static void agpu_dev_reset_hold(Object *obj, ResetType type)
 {
     AGpuState *s = AGPU(obj);
 
@@ -175,7 +192,7 @@ static void agpu_reset_hold(Object *obj, ResetType type)
     agpu_reset(&s->core);
 }
 
-static void agpu_realize(DeviceState *dev, Error **errp)
+static void agpu_dev_realize(DeviceState *dev, Error **errp)
 {
     AGpuState *s = AGPU(dev);
     SysBusDevice *sbd = SYS_BUS_DEVICE(dev);
@@ -193,18 +210,18 @@ static void agpu_realize(DeviceState *dev, Error **errp)
         return;
     }
 
-    memory_region_init_io(&s->iomem, OBJECT(s), &agpu_mmio_ops, s,
+    memory_region_init_io(&s->iomem, OBJECT(s), &agpu_dev_mmio_ops, s,
                           TYPE_AGPU, AGPU_MMIO_SIZE);
     sysbus_init_mmio(sbd, &s->iomem);
     sysbus_init_irq(sbd, &s->irq);
-    agpu_init(&s->core, &agpu_ops, s, s->chip_id, s->gmem_size);
+    agpu_init(&s->core, &agpu_dev_ops, s, s->chip_id, s->gmem_size);
     s->core.hang_limit = s->hang_limit;
     s->core.fw_strict = s->fw_strict;
-    s->bh = qemu_bh_new_guarded(agpu_bh, s, &dev->mem_reentrancy_guard);
-    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, agpu_timer, s);
+    s->bh = qemu_bh_new_guarded(agpu_dev_bh, s, &dev->mem_reentrancy_guard);
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, agpu_dev_timer, s);
 }
 
-static void agpu_unrealize(DeviceState *dev)
+static void agpu_dev_unrealize(DeviceState *dev)
 {
     AGpuState *s = AGPU(dev);
 
@@ -214,7 +231,7 @@ static void agpu_unrealize(DeviceState *dev)
     s->bh = NULL;
 }
 
-static int agpu_post_load(void *opaque, int version_id)
+static int agpu_dev_post_load(void *opaque, int version_id)
 {
     AGpuState *s = opaque;
 
@@ -234,7 +251,7 @@ static const VMStateDescription vmstate_agpu = {
     .name = TYPE_AGPU,
     .version_id = 1,
     .minimum_version_id = 1,
-    .post_load = agpu_post_load,
+    .post_load = agpu_dev_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT8(core.irq_level, AGpuState),
         VMSTATE_UINT32_ARRAY(core.regs, AGpuState, AGPU_NUM_REGS),
@@ -277,7 +294,7 @@ static const VMStateDescription vmstate_agpu = {
     },
 };
 
-static const Property agpu_properties[] = {
+static const Property agpu_dev_properties[] = {
     DEFINE_PROP_UINT32("chip-id", AGpuState, chip_id, AGPU_CHIP_ID_A200),
     DEFINE_PROP_UINT32("gmem-size", AGpuState, gmem_size, AGPU_GMEM_A200),
     DEFINE_PROP_UINT32("hang-limit", AGpuState, hang_limit,
@@ -285,31 +302,31 @@ static const Property agpu_properties[] = {
     DEFINE_PROP_BOOL("fw-strict", AGpuState, fw_strict, false),
 };
 
-static void agpu_class_init(ObjectClass *klass, void *data)
+static void agpu_dev_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     dc->desc = "Adreno-200-like GPU (drm/msm, headless)";
-    dc->realize = agpu_realize;
-    dc->unrealize = agpu_unrealize;
+    dc->realize = agpu_dev_realize;
+    dc->unrealize = agpu_dev_unrealize;
     dc->vmsd = &vmstate_agpu;
     dc->user_creatable = true;
-    rc->phases.hold = agpu_reset_hold;
-    device_class_set_props(dc, agpu_properties);
+    rc->phases.hold = agpu_dev_reset_hold;
+    device_class_set_props(dc, agpu_dev_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }
 
-static const TypeInfo agpu_info = {
+static const TypeInfo agpu_dev_info = {
     .name = TYPE_AGPU,
     .parent = TYPE_SYS_BUS_DEVICE,
     .instance_size = sizeof(AGpuState),
-    .class_init = agpu_class_init,
+    .class_init = agpu_dev_class_init,
 };
 
-static void agpu_register_types(void)
+static void agpu_dev_register_types(void)
 {
-    type_register_static(&agpu_info);
+    type_register_static(&agpu_dev_info);
 }
 
-type_init(agpu_register_types)
+type_init(agpu_dev_register_types)
