@@ -1840,33 +1840,7 @@ static void test_realtime_search(void)
 /* ---- against the real slave models of models/onewire ---- */
 
 #include "onewire.h"
-
-static bool owa_reset(void *bus, bool *shorted)
-{
-    return ow_bus_reset(bus, shorted);
-}
-
-static int owa_touch_bit(void *bus, int bit)
-{
-    return ow_bus_touch_bit(bus, bit);
-}
-
-static void owa_set_speed(void *bus, int speed)
-{
-    ow_bus_set_speed(bus, speed);
-}
-
-static void owa_pullup(void *bus, bool on)
-{
-    ow_bus_set_pullup(bus, on);
-}
-
-static const DS2490BusOps owa_ops = {
-    .reset = owa_reset,
-    .touch_bit = owa_touch_bit,
-    .set_speed = owa_set_speed,
-    .strong_pullup = owa_pullup,
-};
+#include "ds2490-onewire.h"
 
 #define OWW_THERMS 8
 #define OWW_IDS 24
@@ -1918,7 +1892,7 @@ static T *t_new_ow(OWWorld **worldp, bool realtime, int nids)
         ow_ds2401_init(&w->id[i], rom);
         g_assert_cmpint(ow_bus_attach(&w->bus, &w->id[i].parent), ==, 0);
     }
-    ds2490_init(&t->c, &owa_ops, &w->bus, t_clock, t);
+    ds2490_init(&t->c, &ds2490_onewire_bus_ops, &w->bus, t_clock, t);
     t->c.timing = realtime ? DS2490_TIMING_REALTIME : DS2490_TIMING_INSTANT;
     t->poll_ns = 1000000;
     *worldp = w;

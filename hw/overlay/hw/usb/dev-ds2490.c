@@ -23,6 +23,7 @@
 #include "migration/vmstate.h"
 #include "desc.h"
 #include "ds2490-core.h"
+#include "ds2490-onewire.h"
 #include "trace.h"
 
 #define TYPE_USB_DS2490 "usb-ds2490"
@@ -129,33 +130,6 @@ static int64_t ds2490_clock_ns(void *opaque)
 {
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
-
-static bool ds2490_bus_reset(void *bus, bool *shorted)
-{
-    return ow_bus_reset(bus, shorted);
-}
-
-static int ds2490_bus_touch_bit(void *bus, int bit)
-{
-    return ow_bus_touch_bit(bus, bit);
-}
-
-static void ds2490_bus_set_speed(void *bus, int speed)
-{
-    ow_bus_set_speed(bus, speed);
-}
-
-static void ds2490_bus_strong_pullup(void *bus, bool active)
-{
-    ow_bus_set_pullup(bus, active);
-}
-
-static const DS2490BusOps ds2490_bus_ops = {
-    .reset         = ds2490_bus_reset,
-    .touch_bit     = ds2490_bus_touch_bit,
-    .set_speed     = ds2490_bus_set_speed,
-    .strong_pullup = ds2490_bus_strong_pullup,
-};
 
 /* Let the engine progress, then re-arm the timer and wake a NAKed EP3. */
 static void ds2490_kick(USBDS2490State *s)
@@ -319,7 +293,7 @@ static void ds2490_realize(USBDevice *dev, Error **errp)
     onewire_bus_init(&s->owbus, sizeof(s->owbus), DEVICE(dev),
                      ds2490_clock_ns, s);
     onewire_bus_core(&s->owbus)->instant = !realtime;
-    ds2490_init(&s->core, &ds2490_bus_ops, onewire_bus_core(&s->owbus),
+    ds2490_init(&s->core, &ds2490_onewire_bus_ops, onewire_bus_core(&s->owbus),
                 ds2490_clock_ns, s);
     s->core.timing = realtime ? DS2490_TIMING_REALTIME
                               : DS2490_TIMING_INSTANT;
