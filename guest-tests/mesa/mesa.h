@@ -2,17 +2,15 @@
 /*
  * mesa.h - what the parts of mesa_egl share: the cases and their results,
  * the reports the Mesa child sends the parent (mesa_child.c,
- * mesa_main.c), the time helpers.
+ * mesa_main.c).
  */
 #ifndef PATCHBAY_MESA_H
 #define PATCHBAY_MESA_H
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <time.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "helpers.h" /* ARRAY_SIZE, now_ms, sleep_ms */
 
 /* The EGL driver Mesa must load, freedreno's msm_dri.so, not swrast */
 #define WANT_DRIVER	"msm"
@@ -47,21 +45,5 @@ void mesa_child(int report_fd, int ack_fd) __attribute__((noreturn));
 
 /* A diagnostic line in the parent's KTAP: from the child, any thread */
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static inline long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static inline void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 #endif /* PATCHBAY_MESA_H */

@@ -32,6 +32,7 @@
 
 #include <linux/openat2.h>
 
+#include "helpers.h"
 #include "ktap.h"
 
 /* include/linux/fcntl.h; not exported to userspace. */
@@ -68,8 +69,6 @@ static unsigned int nonotify_dropped;	/* candidates that gave an fd */
 
 /* fs/open.c: everything O_PATH may be combined with. */
 #define O_PATH_FLAGS	(O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum target {
 	TARGET_FILE,		/* an existing regular file */
@@ -223,13 +222,6 @@ static unsigned char *zeroed_pages;	/* two pages of zeroes */
 static unsigned char *dirty_first_page;	/* non-zero byte at offset 24 */
 static unsigned char *dirty_last_page;	/* non-zero last byte */
 static unsigned char *guard_page;	/* PROT_NONE, after a zeroed page */
-
-static const char *errno_name(int err)
-{
-	const char *name = strerrorname_np(err);
-
-	return name ? name : "unknown errno";
-}
 
 /* "accepted" or "rejected with EXXX", for case names. */
 static const char *verdict(int expect)

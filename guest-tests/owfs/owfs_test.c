@@ -32,11 +32,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "kconfig.h"
 #include "ktap.h"
 #include "pbctl.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define USB_DEVICES	"/sys/bus/usb/devices"
 #define DRV_DIR		"/sys/bus/usb/drivers/DS9490R"
@@ -82,14 +81,6 @@ static int report_fd = -1, cur_case;
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int read_str(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -103,17 +94,6 @@ static int read_str(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : write(fd, s, strlen(s));
-	int err = errno;
-
-	if (fd >= 0)
-		close(fd);
-	return n < 0 ? -err : 0;
 }
 
 /* ---- the child: owfs ------------------------------------------------------ */
