@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # patchbay check's gdb session (scripts/patchbay debug --batch ... --suite msm):
 # stop in the drm/msm GEM_NEW ioctl that the msm suite calls, print the
 # ioctl's argument, show that the kernel's lx-* scripts are loaded, and let
