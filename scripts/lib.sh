@@ -51,13 +51,17 @@ source_package() {
     name=$1 suite=$2 dest=$3
     dl=$CACHE/downloads/$name
     mkdir -p "$dl"
-    say "fetching the $name source package from $suite"
-    if ! (cd "$dl" && apt-get source --download-only -q "$name/$suite" \
-            > "$dl/apt.log" 2>&1); then
+    # One fetch at a time (apt writes straight to the final names); the
+    # subshell's lock ends with it. Another run may have finished it meanwhile.
+    if ! (flock 9 && { [ -d "$dest" ] || {
+            say "fetching the $name source package from $suite"
+            cd "$dl" && apt-get source --download-only -q "$name/$suite" \
+                > "$dl/apt.log" 2>&1; }; }) 9> "$dl/.lock"; then
         grep '^E:' "$dl/apt.log" >&2
         say "apt-get source $name/$suite failed"
         return 1
     fi
+    [ ! -d "$dest" ] || return 0
     dsc=$(ls -t "$dl"/"${name}"_*.dsc | head -n 1)
     tmp=$dest.tmp.$$
     rm -rf "$tmp"
