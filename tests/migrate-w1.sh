@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Migration of usb-ds2490 and its 1-Wire slaves (docs/devices/ds2490.md):
 # set run-time inputs over QMP, migrate to a file, load it in a second
 # QEMU and read them back; then feed corrupted and truncated streams to an
@@ -227,19 +228,19 @@ head -c $((ds_fields + 100)) "$state" > "$t/short" 2> /dev/null
 ok "stream truncated inside the usb-ds2490 section: load fails cleanly" \
    section_load_fails "$ds" "$t/short"
 
-# w1-ds18b20: present, then rom_state
-w1=$(offset_after "$state" w1-ds18b20 2> /dev/null)
+# onewire-ds18b20: present, then rom_state
+w1=$(offset_after "$state" onewire-ds18b20 2> /dev/null)
 w1_fields=$((${w1:-0} + 8))
-ok "stream: w1-ds18b20 section found (present, ROM layer idle)" \
+ok "stream: onewire-ds18b20 section found (present, ROM layer idle)" \
    equals "$(bytes_at "$state" "$w1_fields" 2)" "1 0"
 cp "$state" "$t/rom_state" 2> /dev/null
 poke "$t/rom_state" $((w1_fields + 1)) 9
-ok "w1-ds18b20 rom_state 9 in the stream: load fails without a signal" \
+ok "onewire-ds18b20 rom_state 9 in the stream: load fails without a signal" \
    section_load_fails "$w1" "$t/rom_state"
 
 cp "$state" "$t/tx_head" 2> /dev/null
 poke "$t/tx_head" $((w1_fields + 10 + 64)) 64
-ok "w1-ds18b20 tx_head 64 in the stream: load fails without a signal" \
+ok "onewire-ds18b20 tx_head 64 in the stream: load fails without a signal" \
    section_load_fails "$w1" "$t/tx_head"
 
 # control: the untouched stream still loads (exit only by timeout's kill)

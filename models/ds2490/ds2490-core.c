@@ -17,6 +17,8 @@
 /* steps per ds2490_run() call; well above what the FIFOs allow */
 #define DS2490_RUN_BUDGET       1024
 
+#define DS2490_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* SEARCH_ACCESS with N = 0 ("no limit") still stops here */
 #define DS2490_SEARCH_CAP       255
 
@@ -113,6 +115,64 @@ static uint8_t ds2490_cmd_size(uint16_t value)
     return 2 + ci->params;
 }
 
+/* command names: CONTROL by wValue, MODE by register, COMM by code */
+static const char *const ds2490_ctl_names[] = {
+    "RESET_DEVICE", "START_EXE", "RESUME_EXE", "HALT_EXE_IDLE",
+    "HALT_EXE_DONE", NULL, NULL, "FLUSH_COMM_CMDS", "FLUSH_RCV_BUFFER",
+    "FLUSH_XMT_BUFFER", "GET_COMM_CMDS",
+};
+
+static const char *const ds2490_mod_names[] = {
+    "PULSE_EN", "SPEED_CHANGE_EN", "1WIRE_SPEED", "STRONG_PU_DUR",
+    "PULLDOWN_SLEW", "PROG_PULSE_DUR", "WRITE1_LOWTIME", "DSOW0_TREC",
+};
+
+static const char *const ds2490_comm_names[16] = {
+    "ERROR_ESCAPE", "SET_DURATION", "BIT_IO", "PULSE", "1_WIRE_RESET",
+    "BYTE_IO", "MATCH_ACCESS", "BLOCK_IO", "READ_STRAIGHT", "DO_RELEASE",
+    "SET_PATH", "WRITE_SRAM_PAGE", "WRITE_EPROM", "READ_CRC_PROT_PAGE",
+    "READ_REDIRECT_PAGE", "SEARCH_ACCESS",
+};
+
+const char *ds2490_cmdname(uint8_t request, uint16_t value)
+{
+    const DS2490CommInfo *ci;
+    const char *name = NULL;
+
+    switch (request) {
+    case DS2490_REQ_CONTROL:
+        if (value < DS2490_ARRAY_SIZE(ds2490_ctl_names)) {
+            name = ds2490_ctl_names[value];
+        }
+        break;
+    case DS2490_REQ_MODE:
+        if (value < DS2490_ARRAY_SIZE(ds2490_mod_names)) {
+            name = ds2490_mod_names[value];
+        }
+        break;
+    case DS2490_REQ_COMM:
+        if (ds2490_decode(value, &ci)) {
+            name = ds2490_comm_names[(value & 0xff) >> 4];
+        }
+        break;
+    }
+    return name ? name : "unknown";
+}
+
+static void ds2490_guest_error(DS2490Core *c, const char *fmt, ...)
+    DS2490_PRINTF(2, 3);
+
+static void ds2490_guest_error(DS2490Core *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (c->guest_error) {
+        va_start(ap, fmt);
+        c->guest_error(c->guest_error_opaque, fmt, ap);
+        va_end(ap);
+    }
+}
+
 /* ---- rings ---- */
 
 /*
@@ -188,6 +248,10 @@ static void ds2490_result_push(DS2490Core *c, uint8_t v)
 {
     if (!ds2490_ring_push(c->results, DS2490_RESULT_SIZE, c->results_head,
                           &c->results_count, v)) {
+        ds2490_guest_error(c, "result register FIFO full: result 0x%02x of "
+                           "%s 0x%04x dropped", v,
+                           ds2490_cmdname(DS2490_REQ_COMM, c->cmd_value),
+                           c->cmd_value);
         c->results_dropped++;
     }
 }
@@ -889,6 +953,10 @@ static DS2490Step ds2490_step(DS2490Core *c, DS2490Run *r)
     case DS2490_KIND_SEARCH:
         return ds2490_step_search(c, r);
     case DS2490_KIND_UNIMP:
+        ds2490_guest_error(c, "unimplemented COMM command %s 0x%04x "
+                           "(index 0x%04x) completes as a no-op",
+                           ds2490_cmdname(DS2490_REQ_COMM, c->cmd_value),
+                           c->cmd_value, c->cmd_index);
         c->unimp_count++;
         c->unimp_value = c->cmd_value;
         break;
@@ -1017,8 +1085,10 @@ static int ds2490_control(DS2490Core *c, uint16_t value)
     case DS2490_CTL_FLUSH_XMT_BUFFER:
         ds2490_flush_ep2(c);
         break;
-    default:
-        return -1;              /* incl. GET_COMM_CMDS without IN stage */
+    default:                    /* incl. GET_COMM_CMDS without IN stage */
+        ds2490_guest_error(c, "CONTROL: unsupported command %s 0x%04x",
+                           ds2490_cmdname(DS2490_REQ_CONTROL, value), value);
+        return -1;
     }
     return 0;
 }
@@ -1053,6 +1123,8 @@ static int ds2490_mode(DS2490Core *c, uint16_t value, uint16_t index)
         c->dsow0_trec = v & 7;
         break;
     default:
+        ds2490_guest_error(c, "MODE: unknown register 0x%04x (value 0x%02x)",
+                           value, v);
         return -1;
     }
     return 0;
@@ -1064,12 +1136,18 @@ static int ds2490_comm(DS2490Core *c, uint16_t value, uint16_t index)
     uint8_t size, slot;
 
     if (!ds2490_decode(value, &ci)) {
+        ds2490_guest_error(c, "COMM: unknown command 0x%04x (code 0x%x, "
+                           "index 0x%04x)", value, (value >> 4) & 0xf, index);
         return -1;
     }
     size = 2 + ci->params;
     if (c->cmdq_len >= DS2490_CMD_FIFO_SLOTS ||
         c->cmdq_bytes + size > DS2490_CMD_FIFO_SIZE) {
         /* the chip drops the setup packet and flags EP0F */
+        ds2490_guest_error(c, "COMM: command FIFO full (%u commands, %u "
+                           "bytes): %s 0x%04x dropped", c->cmdq_len,
+                           c->cmdq_bytes, ds2490_cmdname(DS2490_REQ_COMM,
+                                                         value), value);
         c->ep0f = true;
         c->cmds_dropped++;
         return 0;
@@ -1135,6 +1213,8 @@ int ds2490_vendor_out(DS2490Core *c, uint8_t request, uint16_t value,
         ret = ds2490_mode(c, value, index);
         break;
     default:
+        ds2490_guest_error(c, "unknown vendor request 0x%02x (value 0x%04x)",
+                           request, value);
         return -1;
     }
     ds2490_run(c);
@@ -1148,6 +1228,9 @@ int ds2490_vendor_in(DS2490Core *c, uint8_t request, uint16_t value,
 
     (void)index;
     if (request != DS2490_REQ_CONTROL || value != DS2490_CTL_GET_COMM_CMDS) {
+        ds2490_guest_error(c, "IN vendor request 0x%02x: unsupported %s "
+                           "0x%04x (only GET_COMM_CMDS reads)", request,
+                           ds2490_cmdname(request, value), value);
         return -1;
     }
     if (!buf) {

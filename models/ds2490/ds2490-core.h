@@ -21,9 +21,16 @@
 #ifndef DS2490_CORE_H
 #define DS2490_CORE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __GNUC__
+#define DS2490_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define DS2490_PRINTF(fmt, args)
+#endif
 
 /* FIFO sizes of the chip */
 #define DS2490_EP2_SIZE             128
@@ -174,6 +181,14 @@ typedef struct DS2490Core {
     void *bus;
     int64_t (*now_ns)(void *opaque);
     void *clock_opaque;
+    /*
+     * The guest did something the chip rejects or drops: a message with
+     * the context (command, value), printf-style, without a newline.
+     * Optional; set after ds2490_init(), not migrated.
+     */
+    void (*guest_error)(void *opaque, const char *fmt, va_list ap)
+        DS2490_PRINTF(2, 0);
+    void *guest_error_opaque;
 
     /* properties (usb-ds2490); set after ds2490_init() */
     int32_t timing;             /* DS2490_TIMING_INSTANT / _REALTIME */
@@ -306,5 +321,12 @@ int ds2490_ep2_space(const DS2490Core *c);
 
 /* sanity check of a loaded state (VMState post_load): false = reject */
 bool ds2490_state_valid(const DS2490Core *c);
+
+/*
+ * The name of a vendor request's command, for traces and error messages:
+ * request DS2490_REQ_CONTROL, _COMM or _MODE and its wValue, e.g.
+ * "BYTE_IO" for COMM 0x0053; "unknown" for a command the chip rejects.
+ */
+const char *ds2490_cmdname(uint8_t request, uint16_t value);
 
 #endif /* DS2490_CORE_H */

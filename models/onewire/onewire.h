@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * onewire.h - QEMU-free 1-Wire core: a bus with slaves at the time-slot
  * level, the ROM layer, search, CRCs and the emulated slave devices
@@ -32,9 +33,16 @@
 #ifndef ONEWIRE_H
 #define ONEWIRE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __GNUC__
+#define OW_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define OW_PRINTF(fmt, args)
+#endif
 
 #define OW_ROM_LEN 8
 #define OW_MAX_SLAVES 32
@@ -148,6 +156,14 @@ struct OWBus {
     int32_t speed;              /* OW_SPEED_* */
     int64_t (*now_ns)(void *opaque);
     void *clock_opaque;
+    /*
+     * Slave s saw something a real chip ignores or refuses: a message
+     * with the context (command, address), printf-style, without a
+     * newline. Optional; set after ow_bus_init(), not migrated.
+     */
+    void (*guest_error)(void *opaque, const OWSlave *s, const char *fmt,
+                        va_list ap) OW_PRINTF(3, 0);
+    void *guest_error_opaque;
     uint64_t resets;            /* statistics */
     uint64_t slots;
 };
@@ -213,6 +229,9 @@ void ow_slave_set_busy(OWSlave *s, uint8_t tail, int64_t deadline);
 /* bus clock + dur_ns, or "now" when the bus is instant / has no clock */
 int64_t ow_slave_deadline(const OWSlave *s, int64_t dur_ns);
 bool ow_slave_reached(const OWSlave *s, int64_t deadline);
+/* report a guest error of the slave to its bus's guest_error */
+void ow_slave_guest_error(const OWSlave *s, const char *fmt, ...)
+    OW_PRINTF(2, 3);
 
 /* ---- DS18B20 (family 0x28) ---- */
 

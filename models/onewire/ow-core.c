@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-core.c - 1-Wire bus, ROM layer, CRCs and ROM text.
  *
@@ -499,6 +500,17 @@ void ow_slave_init(OWSlave *s, const OWSlaveOps *ops,
 }
 
 /* ---- bus ---- */
+
+void ow_slave_guest_error(const OWSlave *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (s->bus && s->bus->guest_error) {
+        va_start(ap, fmt);
+        s->bus->guest_error(s->bus->guest_error_opaque, s, fmt, ap);
+        va_end(ap);
+    }
+}
 
 void ow_bus_init(OWBus *bus, int64_t (*now_ns)(void *opaque), void *opaque)
 {

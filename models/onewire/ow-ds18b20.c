@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-ds18b20.c - DS18B20 digital thermometer (family 0x28).
  *
@@ -219,6 +220,7 @@ static void ds18b20_rx_byte(OWSlave *s, uint8_t byte)
         ow_slave_set_tail(s, OW_TAIL_REPEAT, d->parasite ? 0x00 : 0xFF);
         break;
     default:
+        ow_slave_guest_error(s, "unknown function command 0x%02x", byte);
         ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
         break;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-ds2408.c - DS2408 8-channel addressable switch (family 0x29).
  *
@@ -176,6 +177,7 @@ static void ds2408_rx_byte(OWSlave *s, uint8_t byte)
             ow_slave_set_tail(s, OW_TAIL_REPEAT, DS2408_CONFIRM);
             break;
         default:
+            ow_slave_guest_error(s, "unknown function command 0x%02x", byte);
             d->cmd = DS2408_IGNORE;
             ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
             break;

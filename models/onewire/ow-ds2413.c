@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-ds2413.c - DS2413 dual-channel addressable switch (family 0x3A).
  *
@@ -65,6 +66,7 @@ static void ds2413_rx_byte(OWSlave *s, uint8_t byte)
             /* the status is sampled again for every byte read */
             ow_slave_set_tail(s, OW_TAIL_CALLBACK, 0xFF);
         } else if (byte != DS2413_ACCESS_WRITE) {
+            ow_slave_guest_error(s, "unknown function command 0x%02x", byte);
             d->cmd = DS2413_IGNORE;
             ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
         }
@@ -76,6 +78,8 @@ static void ds2413_rx_byte(OWSlave *s, uint8_t byte)
             break;
         }
         if ((byte ^ d->wr) != 0xFF) {
+            ow_slave_guest_error(s, "PIO ACCESS WRITE: 0x%02x is not the "
+                                 "complement of 0x%02x", byte, d->wr);
             ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
             break;
         }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-ds2431.c - DS2431 1 kbit EEPROM (family 0x2D) and DS2433 4 kbit
  * EEPROM (family 0x23): scratchpad, authorized copy, read memory.
@@ -170,6 +171,9 @@ static void ee_write_sp_byte(OWSlave *s, OWEepromView *ev, uint8_t byte)
     }
     off = r->offset;
     if (off > mask) {
+        ow_slave_guest_error(s, "WRITE SCRATCHPAD: write past the end of "
+                             "the scratchpad: TA 0x%04x, data 0x%02x",
+                             r->ta, byte);
         return;
     }
     addr = (uint16_t)(((r->ta & ~mask) + off) & ev->v->addr_mask);
@@ -243,11 +247,17 @@ static void ee_copy(OWSlave *s, OWEepromView *ev)
     uint16_t base = (uint16_t)(r->ta & ev->v->addr_mask & ~mask);
 
     if (!r->auth_ok || (r->es & OW_ES_PF)) {
+        ow_slave_guest_error(s, "COPY SCRATCHPAD refused: %s (TA 0x%04x, "
+                             "E/S 0x%02x)", r->auth_ok ? "partial byte"
+                             : "authorization code mismatch", r->ta, r->es);
         ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
         return;
     }
     if (ev->v->ds2431 ? !ds2431_copy_allowed(ev)
                       : (unsigned)base + mask >= ev->v->mem_size) {
+        ow_slave_guest_error(s, "COPY SCRATCHPAD refused: TA 0x%04x, "
+                             "E/S 0x%02x (protected, unaligned or past the "
+                             "end of memory)", r->ta, r->es);
         ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
         return;
     }
@@ -285,6 +295,7 @@ static void ee_rx_byte(OWSlave *s, uint8_t byte)
         case EE_READ_MEM:
             break;
         default:
+            ow_slave_guest_error(s, "unknown function command 0x%02x", byte);
             r->cmd = EE_IGNORE;
             ow_slave_set_tail(s, OW_TAIL_ONES, 0xFF);
             break;

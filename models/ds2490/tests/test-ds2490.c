@@ -1344,6 +1344,96 @@ static void test_ep2_overflow(void)
     t_free(t);
 }
 
+/* the engine's guest errors, kept in a string array */
+static void G_GNUC_PRINTF(2, 0)
+t_guest_error(void *opaque, const char *fmt, va_list ap)
+{
+    g_ptr_array_add(opaque, g_strdup_vprintf(fmt, ap));
+}
+
+static void test_guest_errors(void)
+{
+    T *t = t_new(1, 14);
+    g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
+    static const struct {
+        uint8_t request;
+        uint16_t value;
+        const char *msg;
+    } cases[] = {
+        { DS2490_REQ_COMM, 0x0002,
+          "COMM: unknown command 0x0002 (code 0x0, index 0x0000)" },
+        { DS2490_REQ_COMM, 0x00F6,
+          "COMM: unknown command 0x00f6 (code 0xf, index 0x0000)" },
+        { DS2490_REQ_CONTROL, 0x0005,
+          "CONTROL: unsupported command unknown 0x0005" },
+        { DS2490_REQ_CONTROL, DS2490_CTL_GET_COMM_CMDS,
+          "CONTROL: unsupported command GET_COMM_CMDS 0x000a" },
+        { DS2490_REQ_MODE, 0x0008,
+          "MODE: unknown register 0x0008 (value 0x00)" },
+        { 3, 0x1234, "unknown vendor request 0x03 (value 0x1234)" },
+    };
+    unsigned i;
+
+    k_reset_device(t);
+    t->c.guest_error = t_guest_error;
+    t->c.guest_error_opaque = msgs;
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_assert_cmpint(ds2490_vendor_out(&t->c, cases[i].request,
+                                          cases[i].value, 0), ==, -1);
+        g_assert_cmpuint(msgs->len, ==, i + 1);
+        g_assert_cmpstr(g_ptr_array_index(msgs, i), ==, cases[i].msg);
+    }
+    g_assert_cmpint(ds2490_vendor_in(&t->c, DS2490_REQ_CONTROL,
+                                     DS2490_CTL_START_EXE, 0, NULL, 0), ==,
+                    -1);
+    g_assert_cmpstr(g_ptr_array_index(msgs, msgs->len - 1), ==,
+                    "IN vendor request 0x00: unsupported START_EXE 0x0001 "
+                    "(only GET_COMM_CMDS reads)");
+
+    /* an unimplemented command is accepted, and runs as a no-op */
+    g_ptr_array_set_size(msgs, 0);
+    g_assert_cmpint(k_send_control(t, DS2490_COMM_SET_PATH |
+                                   DS2490_COMM_IM, 0x12), ==, 0);
+    t_advance(t, 1000000);
+    g_assert_cmpuint(msgs->len, ==, 1);
+    g_assert_cmpstr(g_ptr_array_index(msgs, 0), ==,
+                    "unimplemented COMM command SET_PATH 0x00a3 "
+                    "(index 0x0012) completes as a no-op");
+
+    /* a full command FIFO (16 bytes) drops the command, and says which */
+    g_ptr_array_set_size(msgs, 0);
+    for (i = 0; i < 6; i++) {     /* 3 bytes each */
+        g_assert_cmpint(k_send_control(t, DS2490_COMM_BYTE_IO, 0x5a), ==, 0);
+    }
+    g_assert_cmpuint(msgs->len, ==, 1);
+    g_assert_cmpstr(g_ptr_array_index(msgs, 0), ==,
+                    "COMM: command FIFO full (5 commands, 15 bytes): "
+                    "BYTE_IO 0x0052 dropped");
+    t_free(t);
+}
+
+static void test_cmdname(void)
+{
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_COMM, 0x0053), ==, "BYTE_IO");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_COMM, K_COMM_SEARCH), ==,
+                    "SEARCH_ACCESS");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_COMM,
+                                   DS2490_COMM_ERROR_ESCAPE), ==,
+                    "ERROR_ESCAPE");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_COMM, 0x0002), ==, "unknown");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_CONTROL,
+                                   DS2490_CTL_FLUSH_RCV_BUFFER), ==,
+                    "FLUSH_RCV_BUFFER");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_CONTROL, 0x0005), ==,
+                    "unknown");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_CONTROL, 0xffff), ==,
+                    "unknown");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_MODE, DS2490_MOD_1WIRE_SPEED),
+                    ==, "1WIRE_SPEED");
+    g_assert_cmpstr(ds2490_cmdname(DS2490_REQ_MODE, 8), ==, "unknown");
+    g_assert_cmpstr(ds2490_cmdname(7, 0), ==, "unknown");
+}
+
 static void test_stall(void)
 {
     T *t = t_new(0, 13);
@@ -2240,6 +2330,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ds2490/realtime", test_realtime);
     g_test_add_func("/ds2490/realtime-search", test_realtime_search);
     g_test_add_func("/ds2490/hostile", test_hostile);
+    g_test_add_func("/ds2490/guest-errors", test_guest_errors);
+    g_test_add_func("/ds2490/cmdname", test_cmdname);
 #ifdef DS2490_TEST_ONEWIRE
     g_test_add_data_func("/ds2490/onewire/search/instant",
                          GINT_TO_POINTER(0), test_ow_search);

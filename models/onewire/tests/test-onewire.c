@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the 1-Wire core and slaves, with datasheet vectors.
  * Everything goes through ow_bus_reset/touch_bit/touch_byte, as the
@@ -830,6 +831,49 @@ static void ds2431_ws(EeBus *eb, uint16_t ta, const uint8_t *data,
     }
 }
 
+/* the slaves' guest errors, after their ROM, kept in a string array */
+static void G_GNUC_PRINTF(3, 0)
+ee_guest_error(void *opaque, const OWSlave *s, const char *fmt, va_list ap)
+{
+    char rom[OW_ROM_TEXT_LEN];
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+
+    ow_rom_format(s->rom, rom);
+    g_ptr_array_add(opaque, g_strdup_printf("%s: %s", rom, msg));
+}
+
+static void test_guest_errors(void)
+{
+    EeBus eb;
+    g_autoptr(GPtrArray) msgs = g_ptr_array_new_with_free_func(g_free);
+    const uint8_t data[8] = { 0 };
+    const uint8_t copy[4] = { 0x55, 0x21, 0x00, 0x07 };    /* TA 0x0020 */
+
+    ee_bus_init(&eb, true);
+    eb.bus.guest_error = ee_guest_error;
+    eb.bus.guest_error_opaque = msgs;
+
+    /* the ROM, then the command */
+    bus_match(&eb.bus, eb.rom_e);
+    ow_bus_touch_byte(&eb.bus, 0x12);
+    bus_match(&eb.bus, eb.rom_f);
+    ow_bus_touch_byte(&eb.bus, 0xEE);
+    g_assert_cmpuint(msgs->len, ==, 2);
+    g_assert_cmpstr(g_ptr_array_index(msgs, 0), ==,
+                    "2d-000000112233: unknown function command 0x12");
+    g_assert_cmpstr(g_ptr_array_index(msgs, 1), ==,
+                    "23-000000445566: unknown function command 0xee");
+
+    /* COPY SCRATCHPAD with the wrong TA: which TA and E/S it had */
+    ds2431_ws(&eb, 0x0020, data, 8, NULL);
+    bus_match(&eb.bus, eb.rom_e);
+    bus_write(&eb.bus, copy, 4);
+    g_assert_cmpuint(msgs->len, ==, 3);
+    g_assert_cmpstr(g_ptr_array_index(msgs, 2), ==,
+                    "2d-000000112233: COPY SCRATCHPAD refused: "
+                    "authorization code mismatch (TA 0x0020, E/S 0x07)");
+}
+
 static void test_ds2431_scratchpad(void)
 {
     EeBus eb;
@@ -1515,6 +1559,7 @@ int main(int argc, char **argv)
     g_test_add_func("/onewire/ds2408/cond-search", test_ds2408_cond_search);
     g_test_add_func("/onewire/ds2413", test_ds2413);
     g_test_add_func("/onewire/ds2401", test_ds2401);
+    g_test_add_func("/onewire/guest-errors", test_guest_errors);
 
     return g_test_run();
 }

@@ -2,9 +2,10 @@
  * Maxim DS2490 USB to 1-Wire bridge (as in the DS9490R adapter)
  *
  * Thin QEMU glue: USB descriptors and endpoints, the virtual-clock timer and
- * the child 1-Wire bus. The protocol engine (ds2490-core.c) and the bus and
- * slaves (onewire.c and friends) are plain C, unit-tested in patchbay's
- * models/ds2490 and models/onewire. See patchbay's docs/devices/ds2490.md.
+ * the child 1-Wire bus (hw/onewire). The protocol engine (ds2490-core.c)
+ * and the bus and slave cores (onewire.h) are plain C, unit-tested in
+ * patchbay's models/ds2490 and models/onewire. See patchbay's
+ * docs/devices/ds2490.md.
  *
  * Copyright (c) 2026 patchbay authors
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -19,7 +20,7 @@
 #include "qemu/timer.h"
 #include "hw/qdev-properties.h"
 #include "hw/usb.h"
-#include "onewire-bus.h"
+#include "hw/onewire/onewire-bus.h"
 #include "migration/vmstate.h"
 #include "desc.h"
 #include "ds2490-core.h"
@@ -29,8 +30,10 @@
 #define TYPE_USB_DS2490 "usb-ds2490"
 OBJECT_DECLARE_SIMPLE_TYPE(USBDS2490State, USB_DS2490)
 
-/* Bulk OUT packets are at most 64 bytes at full speed; a guest that sends
- * more in one transfer gets a STALL instead of an unbounded bounce buffer. */
+/*
+ * Bulk OUT packets are at most 64 bytes at full speed; a guest that sends
+ * more in one transfer gets a STALL instead of an unbounded bounce buffer.
+ */
 #define DS2490_MAX_OUT_TRANSFER 65536
 
 struct USBDS2490State {
@@ -56,9 +59,11 @@ enum {
     STR_PRODUCT,
 };
 
-/* The chip supports only the device and configuration descriptors, but
- * usb_desc_string() dereferences .str for any index a guest asks for. */
-static const USBDescStrings ds2490_strings = {
+/*
+ * The chip supports only the device and configuration descriptors, but
+ * usb_desc_string() dereferences .str for any index a guest asks for.
+ */
+static const USBDescStrings usb_ds2490_strings = {
     [STR_MANUFACTURER] = "Maxim Integrated (emulated by patchbay)",
     [STR_PRODUCT]      = "DS2490 USB to 1-Wire bridge",
 };
@@ -92,14 +97,14 @@ static const USBDescStrings ds2490_strings = {
         },                                                                \
     }
 
-static const USBDescIface ds2490_ifaces[] = {
+static const USBDescIface usb_ds2490_ifaces[] = {
     DS2490_ALT(0, 10, 16),
     DS2490_ALT(1, 10, 64),
     DS2490_ALT(2, 1, 16),
     DS2490_ALT(3, 1, 64),
 };
 
-static const USBDescDevice ds2490_device_desc = {
+static const USBDescDevice usb_ds2490_device_desc = {
     .bcdUSB                 = 0x0110,
     .bDeviceClass           = 0xff,
     .bMaxPacketSize0        = 16,
@@ -110,29 +115,29 @@ static const USBDescDevice ds2490_device_desc = {
             .bConfigurationValue = 1,
             .bmAttributes        = USB_CFG_ATT_ONE | USB_CFG_ATT_WAKEUP,
             .bMaxPower           = 50,
-            .nif = ARRAY_SIZE(ds2490_ifaces),
-            .ifs = ds2490_ifaces,
+            .nif = ARRAY_SIZE(usb_ds2490_ifaces),
+            .ifs = usb_ds2490_ifaces,
         },
     },
 };
 
-static const USBDesc ds2490_desc = {
+static const USBDesc usb_ds2490_desc = {
     .id = {
         .idVendor  = 0x04fa,
         .idProduct = 0x2490,
         .bcdDevice = 0x0000,
     },
-    .full = &ds2490_device_desc,
-    .str  = ds2490_strings,
+    .full = &usb_ds2490_device_desc,
+    .str  = usb_ds2490_strings,
 };
 
-static int64_t ds2490_clock_ns(void *opaque)
+static int64_t usb_ds2490_clock_ns(void *opaque)
 {
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
 /* Let the engine progress, then re-arm the timer and wake a NAKed EP3. */
-static void ds2490_kick(USBDS2490State *s)
+static void usb_ds2490_kick(USBDS2490State *s)
 {
     int64_t deadline = ds2490_run(&s->core);
 
@@ -146,23 +151,47 @@ static void ds2490_kick(USBDS2490State *s)
     }
 }
 
-static void ds2490_timer_cb(void *opaque)
+static void usb_ds2490_timer_cb(void *opaque)
 {
-    ds2490_kick(opaque);
+    usb_ds2490_kick(opaque);
 }
 
-static void ds2490_handle_reset(USBDevice *dev)
+/* the engine's guest errors, with -d guest_errors */
+static void G_GNUC_PRINTF(2, 0)
+usb_ds2490_guest_error(void *opaque, const char *fmt, va_list ap)
+{
+    g_autofree char *msg = NULL;
+
+    if (qemu_loglevel_mask(LOG_GUEST_ERROR)) {
+        msg = g_strdup_vprintf(fmt, ap);
+        qemu_log("usb-ds2490: %s\n", msg);
+    }
+}
+
+/* the command of a vendor request, "standard" for the others */
+static const char *usb_ds2490_cmdname(int request, int value)
+{
+    switch (request & ~0xff) {
+    case VendorDeviceOutRequest:
+    case VendorDeviceRequest:
+        return ds2490_cmdname(request & 0xff, value);
+    default:
+        return "standard";
+    }
+}
+
+static void usb_ds2490_handle_reset(USBDevice *dev)
 {
     USBDS2490State *s = USB_DS2490(dev);
 
-    trace_ds2490_reset();
+    trace_usb_ds2490_reset();
     timer_del(s->timer);
     ds2490_power_on(&s->core);
 }
 
-static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
-                                  int value, int index, int length,
-                                  uint8_t *data)
+static void usb_ds2490_handle_control(USBDevice *dev, USBPacket *p,
+                                      int request, int value, int index,
+                                      int length, uint8_t *data)
 {
     USBDS2490State *s = USB_DS2490(dev);
     int ret;
@@ -171,7 +200,9 @@ static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
     if (ret >= 0) {
         return;
     }
-    trace_ds2490_control(request, value, index, length);
+    trace_usb_ds2490_control(request,
+                             usb_ds2490_cmdname(request, value),
+                             value, index, length);
 
     switch (request) {
     case EndpointOutRequest | USB_REQ_CLEAR_FEATURE:
@@ -181,17 +212,14 @@ static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
     case VendorDeviceOutRequest | 0x01:
     case VendorDeviceOutRequest | 0x02:
         if (length != 0) {
-            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: vendor request 0x%x "
+            qemu_log_mask(LOG_GUEST_ERROR, "usb-ds2490: vendor request 0x%x "
                           "with a data stage of %d bytes\n", request, length);
             break;
         }
         if (ds2490_vendor_out(&s->core, request & 0xff, value, index) < 0) {
-            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: unsupported command: "
-                          "type 0x%x value 0x%04x index 0x%04x\n",
-                          request & 0xff, value, index);
-            break;
+            break;              /* usb_ds2490_guest_error() said why */
         }
-        ds2490_kick(s);
+        usb_ds2490_kick(s);
         return;
     case VendorDeviceRequest | 0x00:
         ret = ds2490_vendor_in(&s->core, 0x00, value, index, data,
@@ -200,10 +228,10 @@ static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
             break;
         }
         p->actual_length = ret;
-        ds2490_kick(s);
+        usb_ds2490_kick(s);
         return;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "ds2490: unknown control request "
+        qemu_log_mask(LOG_GUEST_ERROR, "usb-ds2490: unknown control request "
                       "0x%04x value 0x%04x index 0x%04x\n",
                       request, value, index);
         break;
@@ -212,7 +240,7 @@ static void ds2490_handle_control(USBDevice *dev, USBPacket *p, int request,
     p->status = USB_RET_STALL;
 }
 
-static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
+static void usb_ds2490_handle_data(USBDevice *dev, USBPacket *p)
 {
     USBDS2490State *s = USB_DS2490(dev);
     uint8_t buf[DS2490_STATUS_MAX > 64 ? DS2490_STATUS_MAX : 64];
@@ -221,14 +249,14 @@ static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
 
     switch (p->pid == USB_TOKEN_IN ? p->ep->nr : -p->ep->nr) {
     case 1:     /* EP1 interrupt IN: status, never NAKs */
-        ds2490_kick(s);
+        usb_ds2490_kick(s);
         n = ds2490_status(&s->core, buf, MIN(size, sizeof(buf)));
-        trace_ds2490_status(n, n > 0 ? buf[8] : 0, n > 16 ? n - 16 : 0);
+        trace_usb_ds2490_status(n, n > 0 ? buf[8] : 0, n > 16 ? n - 16 : 0);
         usb_packet_copy(p, buf, n);
         break;
     case -2:    /* EP2 bulk OUT: data for the 1-Wire bus */
         if (size > sizeof(s->bounce)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "ds2490: EP2 transfer of %zu "
+            qemu_log_mask(LOG_GUEST_ERROR, "usb-ds2490: EP2 transfer of %zu "
                           "bytes is larger than %d\n", size,
                           DS2490_MAX_OUT_TRANSFER);
             p->status = USB_RET_STALL;
@@ -236,13 +264,13 @@ static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
         }
         usb_packet_copy(p, s->bounce, size);
         if (ds2490_ep2_write(&s->core, s->bounce, size) < 0) {
-            trace_ds2490_ep2(size, "nak");
+            trace_usb_ds2490_ep2(size, "nak");
             p->actual_length = 0;
             p->status = USB_RET_NAK;
             return;
         }
-        trace_ds2490_ep2(size, "ok");
-        ds2490_kick(s);
+        trace_usb_ds2490_ep2(size, "ok");
+        usb_ds2490_kick(s);
         break;
     case 3: {   /* EP3 bulk IN: data read from the bus */
         /*
@@ -253,7 +281,7 @@ static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
         uint8_t in[DS2490_EP3_SIZE];
         size_t done = 0;
 
-        ds2490_kick(s);
+        usb_ds2490_kick(s);
         while (done < size) {
             n = ds2490_ep3_read(&s->core, in, MIN(size - done, sizeof(in)));
             if (n <= 0) {
@@ -261,24 +289,24 @@ static void ds2490_handle_data(USBDevice *dev, USBPacket *p)
             }
             usb_packet_copy(p, in, n);
             done += n;
-            ds2490_kick(s);   /* room in EP3 may let a command go on */
+            usb_ds2490_kick(s);   /* room in EP3 may let a command go on */
         }
         if (done == 0) {
             p->status = USB_RET_NAK;
             return;
         }
-        trace_ds2490_ep3(done);
+        trace_usb_ds2490_ep3(done);
         break;
     }
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "ds2490: transfer to endpoint %d "
+        qemu_log_mask(LOG_GUEST_ERROR, "usb-ds2490: transfer to endpoint %d "
                       "(pid 0x%x)\n", p->ep->nr, p->pid);
         p->status = USB_RET_STALL;
         break;
     }
 }
 
-static void ds2490_realize(USBDevice *dev, Error **errp)
+static void usb_ds2490_realize(USBDevice *dev, Error **errp)
 {
     USBDS2490State *s = USB_DS2490(dev);
 
@@ -291,10 +319,12 @@ static void ds2490_realize(USBDevice *dev, Error **errp)
     }
     usb_desc_init(dev);
     onewire_bus_init(&s->owbus, sizeof(s->owbus), DEVICE(dev),
-                     ds2490_clock_ns, s);
+                     usb_ds2490_clock_ns, s);
     onewire_bus_core(&s->owbus)->instant = !realtime;
     ds2490_init(&s->core, &ds2490_onewire_bus_ops, onewire_bus_core(&s->owbus),
-                ds2490_clock_ns, s);
+                usb_ds2490_clock_ns, s);
+    s->core.guest_error = usb_ds2490_guest_error;
+    s->core.guest_error_opaque = s;
     s->core.timing = realtime ? DS2490_TIMING_REALTIME
                               : DS2490_TIMING_INSTANT;
     s->core.strict_fifo = s->strict_fifo;
@@ -302,12 +332,12 @@ static void ds2490_realize(USBDevice *dev, Error **errp)
     s->core.search_eos = s->search_eos;
     s->core.detect_byte = s->detect_byte;
     s->core.pmod = s->pmod;
-    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ds2490_timer_cb, s);
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, usb_ds2490_timer_cb, s);
     s->ep_in = usb_ep_get(dev, USB_TOKEN_IN, 3);
     ds2490_power_on(&s->core);
 }
 
-static void ds2490_unrealize(USBDevice *dev)
+static void usb_ds2490_unrealize(USBDevice *dev)
 {
     USBDS2490State *s = USB_DS2490(dev);
 
@@ -315,8 +345,8 @@ static void ds2490_unrealize(USBDevice *dev)
 }
 
 /* "short": a run-time fault on the 1-Wire bus (qom-set). */
-static void ds2490_get_short(Object *obj, Visitor *v, const char *name,
-                             void *opaque, Error **errp)
+static void usb_ds2490_get_short(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
 {
     USBDS2490State *s = USB_DS2490(obj);
     bool value = onewire_bus_core(&s->owbus)->shorted;
@@ -324,8 +354,8 @@ static void ds2490_get_short(Object *obj, Visitor *v, const char *name,
     visit_type_bool(v, name, &value, errp);
 }
 
-static void ds2490_set_short(Object *obj, Visitor *v, const char *name,
-                             void *opaque, Error **errp)
+static void usb_ds2490_set_short(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
 {
     USBDS2490State *s = USB_DS2490(obj);
     bool value;
@@ -333,11 +363,11 @@ static void ds2490_set_short(Object *obj, Visitor *v, const char *name,
     if (!visit_type_bool(v, name, &value, errp)) {
         return;
     }
-    trace_ds2490_short(value);
+    trace_usb_ds2490_short(value);
     onewire_bus_core(&s->owbus)->shorted = value;
 }
 
-static int ds2490_post_load(void *opaque, int version_id)
+static int usb_ds2490_post_load(void *opaque, int version_id)
 {
     USBDS2490State *s = USB_DS2490(opaque);
 
@@ -357,11 +387,11 @@ static int ds2490_post_load(void *opaque, int version_id)
  * search-rts-data, search-eos, detect-byte, pmod), which come from the
  * destination's command line like the rest of the configuration.
  */
-static const VMStateDescription vmstate_ds2490 = {
+static const VMStateDescription vmstate_usb_ds2490 = {
     .name = "usb-ds2490",
     .version_id = 1,
     .minimum_version_id = 1,
-    .post_load = ds2490_post_load,
+    .post_load = usb_ds2490_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_USB_DEVICE(parent_obj, USBDS2490State),
         /* mode registers */
@@ -432,7 +462,7 @@ static const VMStateDescription vmstate_ds2490 = {
     },
 };
 
-static const Property ds2490_properties[] = {
+static const Property usb_ds2490_properties[] = {
     DEFINE_PROP_STRING("timing", USBDS2490State, timing), /* "instant" */
     DEFINE_PROP_BOOL("strict-fifo", USBDS2490State, strict_fifo, true),
     DEFINE_PROP_BOOL("search-rts-data", USBDS2490State, search_rts_data, true),
@@ -441,36 +471,36 @@ static const Property ds2490_properties[] = {
     DEFINE_PROP_BOOL("pmod", USBDS2490State, pmod, false),
 };
 
-static void ds2490_class_init(ObjectClass *klass, void *data)
+static void usb_ds2490_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     USBDeviceClass *uc = USB_DEVICE_CLASS(klass);
 
-    uc->realize        = ds2490_realize;
-    uc->unrealize      = ds2490_unrealize;
-    uc->handle_reset   = ds2490_handle_reset;
-    uc->handle_control = ds2490_handle_control;
-    uc->handle_data    = ds2490_handle_data;
+    uc->realize        = usb_ds2490_realize;
+    uc->unrealize      = usb_ds2490_unrealize;
+    uc->handle_reset   = usb_ds2490_handle_reset;
+    uc->handle_control = usb_ds2490_handle_control;
+    uc->handle_data    = usb_ds2490_handle_data;
     uc->product_desc   = "DS2490 USB to 1-Wire bridge";
-    uc->usb_desc       = &ds2490_desc;
+    uc->usb_desc       = &usb_ds2490_desc;
     dc->desc = "Maxim DS2490 USB to 1-Wire bridge";
-    dc->vmsd = &vmstate_ds2490;
-    device_class_set_props(dc, ds2490_properties);
-    object_class_property_add(klass, "short", "bool", ds2490_get_short,
-                              ds2490_set_short, NULL, NULL);
+    dc->vmsd = &vmstate_usb_ds2490;
+    device_class_set_props(dc, usb_ds2490_properties);
+    object_class_property_add(klass, "short", "bool", usb_ds2490_get_short,
+                              usb_ds2490_set_short, NULL, NULL);
     set_bit(DEVICE_CATEGORY_BRIDGE, dc->categories);
 }
 
-static const TypeInfo ds2490_info = {
+static const TypeInfo usb_ds2490_info = {
     .name          = TYPE_USB_DS2490,
     .parent        = TYPE_USB_DEVICE,
     .instance_size = sizeof(USBDS2490State),
-    .class_init    = ds2490_class_init,
+    .class_init    = usb_ds2490_class_init,
 };
 
-static void ds2490_register_types(void)
+static void usb_ds2490_register_types(void)
 {
-    type_register_static(&ds2490_info);
+    type_register_static(&usb_ds2490_info);
 }
 
-type_init(ds2490_register_types)
+type_init(usb_ds2490_register_types)
