@@ -2,7 +2,9 @@
 /*
  * helpers.c - what every guest suite shares (see helpers.h).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* strerrorname_np */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

@@ -78,8 +78,10 @@ unsigned int kt_count(void);
  */
 int kt_run(int (*setup)(char *why));
 
-/* Run the cases without the header, plan and totals (a program that prints
- * its own plan, or runs the table as one part of several). */
+/*
+ * Run the cases without the header, plan and totals (a program that prints
+ * its own plan, or runs the table as one part of several).
+ */
 void kt_run_cases(int (*setup)(char *why));
 
 /* Write a reason into why (KT_WHY_LEN) and return KTAP_FAIL / KTAP_SKIP. */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kconfig.c - look options up in the running kernel's configuration
  * (kconfig.h).  The file is the usual .config text: "CONFIG_X=y",
@@ -25,8 +25,9 @@ static char *read_bounded(const char *path)
     char *buf = malloc(cap + 1);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-    if (fd < 0 || !buf)
+    if (fd < 0 || !buf) {
         goto fail;
+    }
     for (;;) {
         ssize_t n;
 
@@ -34,37 +35,44 @@ static char *read_bounded(const char *path)
             char *nb;
 
             /* larger than any real .config: not one, do not guess */
-            if (cap >= KCONFIG_MAX_BYTES)
+            if (cap >= KCONFIG_MAX_BYTES) {
                 goto fail;
+            }
             cap *= 2;
             nb = realloc(buf, cap + 1);
-            if (!nb)
+            if (!nb) {
                 goto fail;
+            }
             buf = nb;
         }
         n = read(fd, buf + used, cap - used);
-        if (n < 0 && errno == EINTR)
+        if (n < 0 && errno == EINTR) {
             continue;
-        if (n < 0)
+        }
+        if (n < 0) {
             goto fail;
-        if (n == 0)
+        }
+        if (n == 0) {
             break;
+        }
         used += (size_t)n;
     }
     close(fd);
     buf[used] = '\0';
     return buf;
 fail:
-    if (fd >= 0)
+    if (fd >= 0) {
         close(fd);
+    }
     free(buf);
     return NULL;
 }
 
 static void load(void)
 {
-    if (kc_loaded)
+    if (kc_loaded) {
         return;
+    }
     kc_loaded = true;
     kc_text = read_bounded(KCONFIG_PATH);
 }
@@ -84,28 +92,34 @@ static enum kconfig_state line_state(const char *line, size_t len,
     size_t vlen;
 
     *match = false;
-    while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+    while (len && (line[len - 1] == '\r' || line[len - 1] == ' ')) {
         len--;
+    }
     if (len == 2 + nlen + sizeof(not_set) - 1 && !strncmp(line, "# ", 2) &&
         !strncmp(line + 2, name, nlen) &&
         !strncmp(line + 2 + nlen, not_set, sizeof(not_set) - 1)) {
         *match = true;
         return KCONFIG_OFF;
     }
-    if (len <= nlen || strncmp(line, name, nlen) || line[nlen] != '=')
+    if (len <= nlen || strncmp(line, name, nlen) || line[nlen] != '=') {
         return KCONFIG_OFF;
+    }
     *match = true;
     v = line + nlen + 1;
     vlen = len - nlen - 1;
-    if (vlen == 1 && *v == 'm')
+    if (vlen == 1 && *v == 'm') {
         return KCONFIG_MODULE;
-    if (vlen == 0 || (vlen == 1 && *v == 'n'))
+    }
+    if (vlen == 0 || (vlen == 1 && *v == 'n')) {
         return KCONFIG_OFF;
+    }
     return KCONFIG_ON;
 }
 
-/* Look name (with its CONFIG_ prefix) up; the last mention wins, as in
- * Kconfig when a fragment repeats an option. */
+/*
+ * Look name (with its CONFIG_ prefix) up; the last mention wins, as in
+ * Kconfig when a fragment repeats an option.
+ */
 static enum kconfig_state lookup(const char *name, size_t nlen)
 {
     enum kconfig_state st = KCONFIG_OFF;
@@ -118,10 +132,12 @@ static enum kconfig_state lookup(const char *name, size_t nlen)
         bool match;
 
         s = line_state(p, len, name, nlen, &match);
-        if (match)
+        if (match) {
             st = s;
-        if (!eol)
+        }
+        if (!eol) {
             break;
+        }
         p = eol + 1;
     }
     return st;
@@ -133,8 +149,9 @@ static size_t full_name(const char *opt, size_t len, char *buf, size_t size)
     const char *prefix = strncmp(opt, "CONFIG_", 7) ? "CONFIG_" : "";
     size_t plen = strlen(prefix);
 
-    if (!len || plen + len >= size)
+    if (!len || plen + len >= size) {
         return 0;
+    }
     memcpy(buf, prefix, plen);
     memcpy(buf + plen, opt, len);
     buf[plen + len] = '\0';
@@ -146,8 +163,9 @@ enum kconfig_state kconfig_get(const char *opt)
     char name[OPT_MAX];
     size_t nlen;
 
-    if (!kconfig_known())
+    if (!kconfig_known()) {
         return KCONFIG_UNKNOWN;
+    }
     nlen = full_name(opt, strlen(opt), name, sizeof(name));
     return nlen ? lookup(name, nlen) : KCONFIG_OFF;
 }
@@ -159,8 +177,9 @@ const char *kconfig_lacks(const char *opts)
     size_t used = 0;
     const char *p = opts;
 
-    if (!opts || !kconfig_known())
+    if (!opts || !kconfig_known()) {
         return NULL;
+    }
     while (*(p += strspn(p, blanks))) {
         size_t len = strcspn(p, blanks), nlen;
         char name[OPT_MAX];
@@ -170,10 +189,12 @@ const char *kconfig_lacks(const char *opts)
         nlen = full_name(p, len, name, sizeof(name));
         p += len;
         st = nlen ? lookup(name, nlen) : KCONFIG_OFF;
-        if (st == KCONFIG_ON)
+        if (st == KCONFIG_ON) {
             continue;
-        if (!nlen) /* a garbled name cannot be present */
+        }
+        if (!nlen) { /* a garbled name cannot be present */
             snprintf(name, sizeof(name), "%.*s...", 40, p - len);
+        }
         n = snprintf(reason + used, sizeof(reason) - used, "%s%s (%s)",
                      used ? ", " : "kernel lacks ", name,
                      st == KCONFIG_MODULE ? "module" : "not set");

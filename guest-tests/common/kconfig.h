@@ -8,10 +8,11 @@
  * copy the host put into the initramfs); the file is read once, on the
  * first query, and cached.
  *
- *	const char *lack = kconfig_lacks("CONFIG_W1_SLAVE_DS2413");
+ *     const char *lack = kconfig_lacks("CONFIG_W1_SLAVE_DS2413");
  *
- *	if (lack)
- *		return ktap_test_skip(name, "%s", lack);
+ *     if (lack) {
+ *         return kt_skip(why, "%s", lack);
+ *     }
  *
  * An option is present only when built in: the initramfs has no modules, so
  * =m counts as lacking.  When the configuration is unknown nothing lacks:

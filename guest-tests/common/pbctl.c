@@ -42,8 +42,9 @@ int pbctl_open(void)
     struct dirent *de;
     DIR *dir;
 
-    if (pbctl_state.fd >= 0)
+    if (pbctl_state.fd >= 0) {
         return 0;
+    }
     pbctl_state.dev[0] = '\0';
     dir = opendir(PBCTL_PORTS_DIR);
     if (!dir) {
@@ -58,16 +59,19 @@ int pbctl_open(void)
         ssize_t n;
         int fd;
 
-        if (de->d_name[0] == '.')
+        if (de->d_name[0] == '.') {
             continue;
+        }
         snprintf(path, sizeof(path), PBCTL_PORTS_DIR "/%s/name", de->d_name);
         fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
+        if (fd < 0) {
             continue;
+        }
         n = read(fd, name, sizeof(name) - 1);
         close(fd);
-        if (n <= 0)
+        if (n <= 0) {
             continue;
+        }
         name[n] = '\0';
         name[strcspn(name, "\r\n")] = '\0';
         if (strcmp(name, PBCTL_PORT_NAME) == 0) {
@@ -98,8 +102,9 @@ int pbctl_open(void)
 
 void pbctl_close(void)
 {
-    if (pbctl_state.fd >= 0)
+    if (pbctl_state.fd >= 0) {
         close(pbctl_state.fd);
+    }
     pbctl_state.fd = -1;
 }
 
@@ -111,13 +116,16 @@ static int pbctl_wait(short ev, long long deadline)
         long long left = deadline - now_ms();
         int r;
 
-        if (left <= 0)
+        if (left <= 0) {
             return 0;
+        }
         r = poll(&p, 1, (int)left);
-        if (r < 0 && errno == EINTR)
+        if (r < 0 && errno == EINTR) {
             continue;
-        if (r <= 0)
+        }
+        if (r <= 0) {
             return r;
+        }
         return 1;
     }
 }
@@ -136,8 +144,9 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
     va_list ap;
     int r;
 
-    if (!reply || !len)
+    if (!reply || !len) {
         return -1;
+    }
     reply[0] = '\0';
     if (pbctl_open()) {
         snprintf(reply, len, "error %s", pbctl_unavailable_reason());
@@ -151,8 +160,9 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
         return -1;
     }
     n = (size_t)r;
-    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
         n--;
+    }
     if (memchr(line, '\n', n)) {
         snprintf(reply, len, "error request contains a newline");
         return -1;
@@ -160,8 +170,9 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
     line[n++] = '\n';
 
     /* Drop a late reply to an earlier request that timed out. */
-    while (read(pbctl_state.fd, in, sizeof(in)) > 0)
-        ;
+    while (read(pbctl_state.fd, in, sizeof(in)) > 0) {
+        /* a stale reply, dropped */
+    }
 
     deadline = now_ms() + PBCTL_TIMEOUT_MS;
     for (off = 0; off < n;) {
@@ -197,11 +208,13 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
             got += (size_t)rd;
             in[got] = '\0';
             nl = memchr(in, '\n', got);
-            if (!nl)
+            if (!nl) {
                 continue;
+            }
             *nl = '\0';
-            if (nl > in && nl[-1] == '\r')
+            if (nl > in && nl[-1] == '\r') {
                 nl[-1] = '\0';
+            }
             break;
         }
         if (rd == 0) {
@@ -227,8 +240,9 @@ int pbctl_request(char *reply, size_t len, const char *fmt, ...)
         }
     }
     str_copy(reply, in, len);
-    if (strcmp(in, "ok") == 0 || strncmp(in, "ok ", 3) == 0)
+    if (strcmp(in, "ok") == 0 || strncmp(in, "ok ", 3) == 0) {
         return 0;
+    }
     return -1;
 }
 
@@ -274,11 +288,12 @@ int pbctl_qom_get(const char *path, const char *prop, char *value, size_t len)
     int r = pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),
                           "qom-get %s %s", path, prop);
 
-    if (value && len)
+    if (value && len) {
         str_copy(value,
                  r == 0 && pbctl_state.last[2] == ' ' ? pbctl_state.last + 3
                                                       : "",
                  len);
+    }
     return r;
 }
 
@@ -287,8 +302,9 @@ int pbctl_qom_get_int(const char *path, const char *prop, long long *value)
 {
     char buf[64], *end;
 
-    if (pbctl_qom_get(path, prop, buf, sizeof(buf)))
+    if (pbctl_qom_get(path, prop, buf, sizeof(buf))) {
         return -1;
+    }
     errno = 0;
     *value = strtoll(buf, &end, 10);
     if (errno || end == buf || *end) {

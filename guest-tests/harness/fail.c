@@ -1,15 +1,16 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Harness self-test: one passing, one failing and one skipped case, to prove
  * that a plain test failure gives verdict "fail" and exit code 1.
  */
-#include <stdio.h>
+#include "ktap.h"
 
 int main(void)
 {
-    printf("KTAP version 1\n1..3\n");
-    printf("ok 1 a passing case\n");
-    printf("not ok 2 a failing case # expected 1, got 2\n");
-    printf("ok 3 a skipped case # SKIP on purpose\n");
-    return 1;
+    ktap_print_header();
+    ktap_set_plan(3);
+    ktap_test_pass("a passing case");
+    ktap_test_fail("a failing case", "expected 1, got 2");
+    ktap_test_skip("a skipped case", "on purpose");
+    return ktap_finished();
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Harness self-test for the kasan kernel variant: have LKDTM overflow a
  * slab object (provoke-crash/DIRECT SLAB_LINEAR_OVERFLOW), to prove that a
@@ -8,40 +8,50 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "helpers.h"
+#include "ktap.h"
+
 #define DIRECT "/sys/kernel/debug/provoke-crash/DIRECT"
-#define CRASH "SLAB_LINEAR_OVERFLOW"
+#define CRASH  "SLAB_LINEAR_OVERFLOW"
+
+#define CONSOLE_SETTLE_MS 1000
 
 int main(void)
 {
     int fd;
 
-    printf("KTAP version 1\n1..2\nok 1 before the overflow\n");
-    fflush(stdout);
+    ktap_print_header();
+    ktap_set_plan(2);
+    ktap_test_pass("before the overflow");
     if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) < 0 &&
         errno != EBUSY) {
-        printf("ok 2 " CRASH " # SKIP cannot mount debugfs: %s\n",
-               strerror(errno));
-        return 0;
+        ktap_test_skip(CRASH, "cannot mount debugfs: %s", strerror(errno));
+        return ktap_finished();
     }
     fd = open(DIRECT, O_WRONLY);
     if (fd < 0) {
-        printf("ok 2 " CRASH " # SKIP no LKDTM in this kernel "
-               "(--kernel-variant kasan has it)\n");
-        return 0;
+        ktap_test_skip(CRASH, "no LKDTM in this kernel "
+                              "(--kernel-variant kasan has it)");
+        return ktap_finished();
     }
-    printf("# overflowing a 1020-byte slab object through LKDTM\n");
-    fflush(stdout);
+    ktap_print_msg("overflowing a 1020-byte slab object through LKDTM");
+    /*
+     * /init copies these lines to the console: give it the time, so that
+     * they do not land inside the KASAN report's lines there.
+     */
+    sleep_ms(CONSOLE_SETTLE_MS);
     if (write(fd, CRASH, strlen(CRASH)) < 0) {
-        printf("not ok 2 " CRASH " # write: %s\n", strerror(errno));
-        return 1;
+        ktap_test_fail(CRASH, "write: %s", strerror(errno));
+        return ktap_finished();
     }
-    /* KASAN reports and lets the kernel go on: the runner must fail the
-     * run on the report, not on this line. */
-    printf("ok 2 " CRASH " provoked\n");
-    return 0;
+    /*
+     * KASAN reports and lets the kernel go on: the runner must fail the
+     * run on the report, not on this line.
+     */
+    ktap_test_pass(CRASH " provoked");
+    return ktap_finished();
 }

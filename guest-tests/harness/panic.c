@@ -1,26 +1,36 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Harness self-test: crash the kernel on purpose (sysrq 'c') in the middle
  * of a test case, to prove that the runner reports a panic, attributes it to
  * this case and exits 1.
  */
 #include <fcntl.h>
-#include <stdio.h>
 #include <unistd.h>
+
+#include "helpers.h"
+#include "ktap.h"
+
+#define CONSOLE_SETTLE_MS 1000
 
 int main(void)
 {
     int fd;
 
-    printf("KTAP version 1\n1..2\nok 1 before the crash\n");
-    printf("# crashing the kernel with sysrq-c during case 2\n");
-    fflush(stdout);
+    ktap_print_header();
+    ktap_set_plan(2);
+    ktap_test_pass("before the crash");
+    ktap_print_msg("crashing the kernel with sysrq-c during case 2");
+    /*
+     * /init copies these lines to the console: give it the time, so that
+     * they do not land inside the panic's lines there.
+     */
+    sleep_ms(CONSOLE_SETTLE_MS);
     fd = open("/proc/sysrq-trigger", O_WRONLY);
     if (fd < 0 || write(fd, "c", 1) != 1) {
-        printf("not ok 2 sysrq-c # cannot write /proc/sysrq-trigger\n");
-        return 1;
+        ktap_test_fail("sysrq-c", "cannot write /proc/sysrq-trigger");
+        return ktap_finished();
     }
     /* Not reached: the kernel panics. */
-    printf("not ok 2 sysrq-c # the kernel survived sysrq-c\n");
-    return 1;
+    ktap_test_fail("sysrq-c", "the kernel survived sysrq-c");
+    return ktap_finished();
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * patchbay's /init: mount the pseudo filesystems, run the test suites named
  * on the kernel command line and print one KTAP v1 document on the console,
@@ -49,11 +49,11 @@
 
 #include "kconfig.h"
 
-#define SUITES_DIR "/suites"
-#define MAX_SUITES 64
+#define SUITES_DIR      "/suites"
+#define MAX_SUITES      64
 #define MAX_EXECUTABLES 256
-#define KSFT_SKIP 4  /* kselftest's exit code for "skipped" */
-#define REQUIRES_MAX 8192  /* bytes of a suite's requires file we read */
+#define KSFT_SKIP       4    /* kselftest's exit code for "skipped" */
+#define REQUIRES_MAX    8192 /* bytes of a suite's requires file we read */
 
 static char cmdline[4096];
 static int default_timeout_s = 300;
@@ -179,7 +179,7 @@ static int relay_output(int fd, const char *indent, int timeout_s)
     double deadline = timeout_s > 0 ? uptime_s() + timeout_s : 0;
 
     for (;;) {
-        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
         int wait_ms = -1;
         ssize_t n;
 
@@ -263,13 +263,15 @@ static int run_executable(const char *dir, const char *name, int number,
         say("  not ok %d %s # init: %s\n", number, name, strerror(errno));
         return 1;
     }
-    /* Names the executable's level before its own KTAP arrives, so that a
-     * crash in it is attributed to it by name. */
+    /*
+     * Names the executable's level before its own KTAP arrives, so that a
+     * crash in it is attributed to it by name.
+     */
     say("    # Subtest: %s\n", name);
     kmsg_mark(dir, name, "0");
     pid = fork();
     if (pid == 0) {
-        char *argv[] = { path, NULL };
+        char *argv[] = {path, NULL};
 
         setpgid(0, 0);
         dup2(pipefd[1], STDOUT_FILENO);
@@ -368,8 +370,10 @@ static int run_suite(const char *suite, int number)
         say("not ok %d %s # no such suite in the initramfs\n", number, suite);
         return 1;
     }
-    /* A kernel without an option the suite needs cannot run it: a skip
-     * naming the options, not a failure (docs/your-kernel.md). */
+    /*
+     * A kernel without an option the suite needs cannot run it: a skip
+     * naming the options, not a failure (docs/your-kernel.md).
+     */
     lacks = suite_lacks(dir);
     if (lacks) {
         say("ok %d %s # SKIP %s\n", number, suite, lacks);
@@ -397,7 +401,7 @@ static int run_suite(const char *suite, int number)
 static int unpack_proc_config(char *why, size_t len)
 {
     static const char tmp[] = KCONFIG_PATH ".tmp";
-    char *argv[] = { "/bin/busybox", "zcat", "/proc/config.gz", NULL };
+    char *argv[] = {"/bin/busybox", "zcat", "/proc/config.gz", NULL};
     struct stat st;
     int status = -1;
     pid_t pid;
@@ -412,7 +416,7 @@ static int unpack_proc_config(char *why, size_t len)
         }
         dup2(out, STDOUT_FILENO);
         if (null >= 0) {
-            dup2(null, STDERR_FILENO);  /* we report the failure ourselves */
+            dup2(null, STDERR_FILENO); /* we report the failure ourselves */
         }
         execv(argv[0], argv);
         _exit(127);
@@ -450,31 +454,39 @@ static void setup_kernel_config(char *diag, size_t len)
 
     mkdir("/etc", 0755);
     mkdir("/etc/patchbay", 0755);
-    /* The running kernel's own configuration is the truth: it wins over
-     * what the host supplied. */
+    /*
+     * The running kernel's own configuration is the truth: it wins over
+     * what the host supplied.
+     */
     if (access("/proc/config.gz", F_OK) == 0) {
         if (unpack_proc_config(why, sizeof(why)) == 0 && kconfig_known()) {
-            snprintf(diag, len, "# patchbay init: kernel configuration from "
+            snprintf(diag, len,
+                     "# patchbay init: kernel configuration from "
                      "/proc/config.gz\n");
             return;
         }
         if (why[0]) {
-            used = snprintf(diag, len, "# patchbay init: /proc/config.gz "
-                            "unusable: %s\n", why);
+            used = snprintf(diag, len,
+                            "# patchbay init: /proc/config.gz "
+                            "unusable: %s\n",
+                            why);
             used = used < len ? used : len - 1;
         }
     }
     if (kconfig_known()) {
-        snprintf(diag + used, len - used, "# patchbay init: kernel "
+        snprintf(diag + used, len - used,
+                 "# patchbay init: kernel "
                  "configuration from the host (%s in the initramfs)\n",
                  KCONFIG_PATH);
     } else if (access(KCONFIG_PATH, F_OK) == 0) {
-        snprintf(diag + used, len - used, "# patchbay init: kernel "
+        snprintf(diag + used, len - used,
+                 "# patchbay init: kernel "
                  "configuration unknown (%s unreadable or over %d bytes); no "
-                 "suite or case is skipped for its options\n", KCONFIG_PATH,
-                 KCONFIG_MAX_BYTES);
+                 "suite or case is skipped for its options\n",
+                 KCONFIG_PATH, KCONFIG_MAX_BYTES);
     } else {
-        snprintf(diag + used, len - used, "# patchbay init: kernel "
+        snprintf(diag + used, len - used,
+                 "# patchbay init: kernel "
                  "configuration unknown (no /proc/config.gz, no .config from "
                  "the host); no suite or case is skipped for its options\n");
     }
@@ -495,8 +507,10 @@ static int run_command(char *const argv[])
     return status;
 }
 
-/* busybox poweroff, halt and reboot ask PID 1 with SIGUSR2, SIGUSR1 and
- * SIGTERM; all of them end the VM. */
+/*
+ * busybox poweroff, halt and reboot ask PID 1 with SIGUSR2, SIGUSR1 and
+ * SIGTERM; all of them end the VM.
+ */
 static volatile sig_atomic_t shutdown_requested;
 
 static void on_shutdown_signal(int sig)
@@ -507,22 +521,26 @@ static void on_shutdown_signal(int sig)
 
 static void run_shell(void)
 {
-    char *install[] = { "/bin/busybox", "--install", "-s", "/bin", NULL };
-    char *argv[] = { "/bin/sh", NULL };
-    char *envp[] = { "HOME=/root", "PATH=/sbin:/bin:/usr/sbin:/usr/bin:/suites",
-                     "TERM=linux", "PS1=patchbay:\\w# ", NULL };
+    char *install[] = {"/bin/busybox", "--install", "-s", "/bin", NULL};
+    char *argv[] = {"/bin/sh", NULL};
+    char *envp[] = {"HOME=/root", "PATH=/sbin:/bin:/usr/sbin:/usr/bin:/suites",
+                    "TERM=linux", "PS1=patchbay:\\w# ", NULL};
     pid_t pid;
 
-    /* The applet links (ls, cat, ...) are made here, not in the cpio,
-     * because the host cannot run the arm64 busybox to list them. */
+    /*
+     * The applet links (ls, cat, ...) are made here, not in the cpio,
+     * because the host cannot run the arm64 busybox to list them.
+     */
     run_command(install);
     pid = fork();
 
     if (pid == 0) {
         int fd;
 
-        /* A new session opening the console takes it as its controlling
-         * terminal, so that ^C reaches the shell's jobs. */
+        /*
+         * A new session opening the console takes it as its controlling
+         * terminal, so that ^C reaches the shell's jobs.
+         */
         setsid();
         /* /dev/console cannot be a controlling terminal; the UART can. */
         fd = open("/dev/ttyAMA0", O_RDWR);
@@ -541,7 +559,7 @@ static void run_shell(void)
         _exit(127);
     }
     /* No SA_RESTART: the signal must interrupt waitpid(). */
-    struct sigaction sa = { .sa_handler = on_shutdown_signal };
+    struct sigaction sa = {.sa_handler = on_shutdown_signal};
     sigaction(SIGUSR1, &sa, NULL);
     sigaction(SIGUSR2, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -574,7 +592,8 @@ int main(void)
     if (cmdline_get("patchbay.shell", buf, sizeof(buf)) && atoi(buf)) {
         say("patchbay shell: Linux %s, %.2f s after boot\n"
             "  tests:  /suites/<suite>/<test>, e.g. /suites/msm/msm_ioctl\n"
-            "  quit:   exit, poweroff or Ctrl-D (QEMU: Ctrl-A x; monitor: Ctrl-A c)\n",
+            "  quit:   exit, poweroff or Ctrl-D (QEMU: Ctrl-A x; monitor: "
+            "Ctrl-A c)\n",
             uts.release, uptime_s());
         run_shell();
         sync();
