@@ -17,11 +17,15 @@ now() { date +%s.%N; }
 # The shell sits in tmux; the pane reports the exit code when patchbay ends.
 start=$(now)
 tmux new-session -d -s "$session" -x 160 -y 50 \
-    "$root/scripts/patchbay shell --guest-packages usbutils $*; echo patchbay-shell-exited=\$?; sleep 60"
+    "$root/scripts/patchbay shell --guest-packages usbutils $*; echo patchbay-shell-exited=\$?; sleep 600"
 sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 
-wait_for -F 'patchbay:/root# ' 120
-ok $? "a prompt appears"
+# Up to 5 minutes: the usbutils layer may still have to be downloaded and
+# the machine may be busy. A shell that ends early ends the wait.
+wait_for -F 'patchbay:/root# ' 300 'patchbay-shell-exited='
+s=$?
+ok $s "a prompt appears"
+[ $s = 0 ] || { screen > "$log"; screen | sed "/^ *$/d" | tail -n 15 | sed 's/^/#   /'; }
 echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
 ! screen | grep -qE 'CRITICAL|WARNING \*\*'
 ok $? "no GLib CRITICAL or WARNING on the way to the prompt"

@@ -10,12 +10,14 @@ ok() {  # ok STATUS DESCRIPTION
 
 screen() { tmux capture-pane -p -J -S -2000 -t "$session" 2>/dev/null; }
 
-# wait_for GREP_OPTION TEXT SECONDS: poll the pane until grep finds TEXT
-# (-F: anywhere in a line; -x: a whole line)
+# wait_for GREP_OPTION TEXT SECONDS [GIVE_UP_TEXT]: poll the pane until grep
+# finds TEXT (-F: anywhere in a line; -x: a whole line); fail at once when
+# the pane shows GIVE_UP_TEXT (say, the program under test has ended)
 wait_for() {
     end=$(($(date +%s) + $3))
     while [ "$(date +%s)" -le "$end" ]; do
         screen | grep -q "$1" -- "$2" && return 0
+        [ -z "${4:-}" ] || ! screen | grep -qF -- "$4" || return 1
         sleep 0.05
     done
     return 1
