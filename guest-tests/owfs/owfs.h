@@ -26,7 +26,7 @@
 struct mode {
     const char *prefix; /* of the case names */
     const char *init;   /* OW_init() arguments */
-    int limit_s;        /* the whole mode (/init allows 290 s in all) */
+    int limit_s;        /* the whole mode (/init allows owfs.timeout in all) */
     /*
      * in every byte the DS2431 cases write: the second mode cannot pass
      * on the first one's data
