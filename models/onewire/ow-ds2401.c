@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ow-ds2401.c - DS2401 silicon serial number (family 0x01): ROM only.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by the 1-Wire unit tests: a fake clock, byte I/O on the
  * bus and a test-side AN187 search that works only through touch_bit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Hostile-master tests: seeded random reset/bit/byte traffic (biased
  * towards real ROM and function commands so deep states are reached)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # patchbay's device set for qemu-system-aarch64 (--with-devices-aarch64=patchbay).
 # ARM_VIRT selects everything the board needs; list the optional pieces.
 CONFIG_ARM_VIRT=y
