@@ -40,8 +40,10 @@ int main(void)
     }
     ktap_print_msg("overflowing a 1020-byte slab object through LKDTM");
     /*
-     * /init copies these lines to the console: give it the time, so that
-     * they do not land inside the KASAN report's lines there.
+     * /init copies these lines to the console: give it the time. A panic
+     * or KASAN report prints straight to the UART, and what /init writes
+     * meanwhile is interleaved with it byte by byte, which no parser can
+     * take apart (seen: "[    # crashin g   t h0e. 8k9e5r1n0e7l]").
      */
     sleep_ms(CONSOLE_SETTLE_MS);
     if (write(fd, CRASH, strlen(CRASH)) < 0) {

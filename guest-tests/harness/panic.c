@@ -21,8 +21,10 @@ int main(void)
     ktap_test_pass("before the crash");
     ktap_print_msg("crashing the kernel with sysrq-c during case 2");
     /*
-     * /init copies these lines to the console: give it the time, so that
-     * they do not land inside the panic's lines there.
+     * /init copies these lines to the console: give it the time. A panic
+     * or KASAN report prints straight to the UART, and what /init writes
+     * meanwhile is interleaved with it byte by byte, which no parser can
+     * take apart (seen: "[    # crashin g   t h0e. 8k9e5r1n0e7l]").
      */
     sleep_ms(CONSOLE_SETTLE_MS);
     fd = open("/proc/sysrq-trigger", O_WRONLY);

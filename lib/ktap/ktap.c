@@ -218,13 +218,20 @@ const char *ktap_printk_tail_body(const char *line)
 {
     const char *q = line;
 
+    const char *digits;
+
     if (q == NULL) {
         return NULL;
     }
+    /* split right after "[": the tail keeps the padding ("    1.05087] ") */
+    while (*q == ' ') {
+        q++;
+    }
+    digits = q;
     while (g_ascii_isdigit(*q) || *q == '.') {
         q++;
     }
-    if (q == line || q - line > 14 || q[0] != ']' || q[1] != ' ') {
+    if (q == digits || q - line > 14 || q[0] != ']' || q[1] != ' ') {
         return NULL;
     }
     return q + 2;

@@ -154,7 +154,8 @@ const char *ktap_find_printk_prefix(const char *line);
 /* When user space wrote to the console while the kernel was printing a time
  * prefix, the prefix is split: line starts with its first half ("[    0.70688",
  * no "]": ktap_skip_printk_head() returns what follows it, else line), or a
- * later line starts with its second half ("7] Kernel panic ...":
+ * later line starts with its second half ("7] Kernel panic ...", or
+ * "    1.050870] Kernel panic ..." when it was split right after "["):
  * ktap_printk_tail_body() returns the message, else NULL). */
 const char *ktap_skip_printk_head(const char *line);
 const char *ktap_printk_tail_body(const char *line);

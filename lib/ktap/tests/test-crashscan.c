@@ -431,6 +431,33 @@ static void test_split_printk_prefix(void)
                     "tainted 6.12.118 #5");
 }
 
+/* The same, split right after the "[": the tail keeps the padding. */
+static void test_split_after_bracket(void)
+{
+    g_autoptr(CrashScanner) scanner = crash_scanner_new();
+    const char *test = "harness-panic/panic";
+
+    crash_scanner_feed(scanner,
+                       "    # crashing the kernel with sysrq-c during case 2"
+                       "[    1.046728] sysrq: Trigger a crash",
+                       test);
+    crash_scanner_feed(scanner, "[", test);
+    crash_scanner_feed(scanner,
+                       "    1.050870] Kernel panic - not syncing: sysrq "
+                       "triggered crash",
+                       test);
+    crash_scanner_feed(scanner,
+                       "[    1.052046] CPU: 0 UID: 0 PID: 38 Comm: panic Not "
+                       "tainted 6.12.118 #1",
+                       NULL);
+
+    GPtrArray *reports = crash_scanner_reports(scanner);
+    g_assert_cmpuint(reports->len, ==, 1);
+    CrashReport *r = g_ptr_array_index(reports, 0);
+    g_assert_cmpstr(r->kind, ==, "panic");
+    g_assert_cmpstr(r->test, ==, test);
+}
+
 static void test_trigger_kinds(void)
 {
     static const struct {
@@ -565,6 +592,7 @@ int main(int argc, char **argv)
     g_test_add_func("/crashscan/kernel-message-mid-line",
                     test_kernel_message_mid_line);
     g_test_add_func("/crashscan/split-printk-prefix", test_split_printk_prefix);
+    g_test_add_func("/crashscan/split-after-bracket", test_split_after_bracket);
     g_test_add_func("/crashscan/trigger-kinds", test_trigger_kinds);
     g_test_add_func("/crashscan/excerpt-cap", test_excerpt_cap);
 

@@ -676,6 +676,10 @@ static void test_printk_prefix(void)
                     "Kernel panic");
     g_assert_cmpstr(ktap_printk_tail_body(".706887] Kernel panic"), ==,
                     "Kernel panic");
+    g_assert_cmpstr(ktap_printk_tail_body("    1.050870] Kernel panic"), ==,
+                    "Kernel panic");
+    g_assert_null(ktap_printk_tail_body("    ] x"));
+    g_assert_null(ktap_printk_tail_body("    1..2"));
     g_assert_null(ktap_printk_tail_body("ok 7] x"));
     g_assert_null(ktap_printk_tail_body("] x"));
     g_assert_null(ktap_printk_tail_body("7]x"));
