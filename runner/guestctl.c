@@ -10,12 +10,16 @@
 #include "guestctl.h"
 
 #define MAX_REQUEST 4096
+/* What guestctl_shutdown_reason() reads of QMP after QEMU ended: events
+ * only (QEMU rate-limits the ones a guest can cause at will). */
+#define MAX_QMP_TAIL_LINES 4096
 
 struct GuestCtl {
     char *qmp_path, *port_path;
     GSocketConnection *qmp, *port;
     GDataInputStream *qmp_in; /* QEMU's QMP: trusted */
     GuestCtlLines *requests;  /* the guest's port: bounded */
+    char *shutdown_reason;    /* of QMP's last SHUTDOWN event */
     char chunk[512];
 };
 
@@ -81,6 +85,7 @@ void guestctl_free(GuestCtl *ctl)
     guestctl_lines_free(ctl->requests);
     g_clear_object(&ctl->qmp);
     g_clear_object(&ctl->port);
+    g_free(ctl->shutdown_reason);
     g_free(ctl->qmp_path);
     g_free(ctl->port_path);
     g_free(ctl);
@@ -178,7 +183,58 @@ char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response)
     return g_strdup("error no answer from QEMU");
 }
 
-/* Send one QMP command and return its response, skipping async events. */
+char *guestctl_event_shutdown_reason(const char *qmp_line)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonObject *o, *data;
+    JsonNode *root;
+
+    if (!json_parser_load_from_data(parser, qmp_line, -1, NULL)) {
+        return NULL;
+    }
+    root = json_parser_get_root(parser);
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
+        return NULL;
+    }
+    o = json_node_get_object(root);
+    if (g_strcmp0(json_object_get_string_member_with_default(o, "event", ""),
+                  "SHUTDOWN") != 0 ||
+        !json_object_has_member(o, "data") ||
+        !JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "data"))) {
+        return NULL;
+    }
+    data = json_object_get_object_member(o, "data");
+    return g_strdup(
+        json_object_get_string_member_with_default(data, "reason", "unknown"));
+}
+
+/* Remember what an async event says that the runner wants later. */
+static void note_event(GuestCtl *ctl, const char *line)
+{
+    char *reason = guestctl_event_shutdown_reason(line);
+
+    if (reason) {
+        g_free(ctl->shutdown_reason);
+        ctl->shutdown_reason = reason;
+    }
+}
+
+const char *guestctl_shutdown_reason(GuestCtl *ctl)
+{
+    for (guint n = 0; ctl->qmp_in && n < MAX_QMP_TAIL_LINES; n++) {
+        gsize len;
+        g_autofree char *line =
+            g_data_input_stream_read_line_utf8(ctl->qmp_in, &len, NULL, NULL);
+
+        if (!line) {
+            break;
+        }
+        note_event(ctl, line);
+    }
+    return ctl->shutdown_reason;
+}
+
+/* Send one QMP command and return its response, noting async events. */
 static char *qmp_execute(GuestCtl *ctl, const char *command, GError **error)
 {
     GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(ctl->qmp));
@@ -203,6 +259,7 @@ static char *qmp_execute(GuestCtl *ctl, const char *command, GError **error)
         if (!strstr(resp, "\"event\"")) {
             return resp;
         }
+        note_event(ctl, resp);
         g_free(resp);
     }
 }

@@ -7,9 +7,11 @@
  * port "patchbay.ctl"; the runner turns it into a QMP command and writes one
  * reply line back:
  *
- * qom-set <qom-path> <property> <json-value>  ->  ok | error <message> qom-get
- * <qom-path> <property>               ->  ok <json> | error <message> anything
- * else                               ->  error unknown operation '<op>'
+ *   qom-set <qom-path> <property> <json-value>  ->  ok | error <message>
+ *   qom-get <qom-path> <property>               ->  ok <json> | error <message>
+ *   anything else                               ->  error unknown operation
+ *
+ * The QMP connection also tells how QEMU ended (guestctl_shutdown_reason).
  */
 #pragma once
 
@@ -29,7 +31,17 @@ void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv);
  * default main context. */
 gboolean guestctl_start(GuestCtl *ctl, int timeout_ms, GError **error);
 
+/* Once QEMU has exited: the reason of its last QMP SHUTDOWN event
+ * ("guest-shutdown" for a power-off, "guest-reset" for a reset under
+ * -no-reboot, "host-signal", ...), or NULL (no QMP, or no such event).
+ * Owned by ctl. */
+const char *guestctl_shutdown_reason(GuestCtl *ctl);
+
 /* Pure parts, unit-tested without QEMU. */
+
+/* The reason of a QMP SHUTDOWN event line (g_free), or NULL for any other
+ * line. */
+char *guestctl_event_shutdown_reason(const char *qmp_line);
 
 /* The QMP command (JSON text) for a request line, or NULL with *reply set
  * to the error line to send back. */

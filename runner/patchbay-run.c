@@ -490,6 +490,15 @@ static int run_batch(Run *r)
     }
     g_main_loop_run(r->loop);
 
+    /* QEMU has exited, so QMP's stream ends: read how. */
+    if (g_strcmp0(guestctl_shutdown_reason(r->ctl), "guest-reset") == 0) {
+        g_autofree char *mark = run_record_reset(
+            &r->rec, "the guest reset itself: with panic=-1 a panic is a "
+                     "reset (its lines may be garbled on the console), and "
+                     "/init only ever powers off");
+
+        fprintf(r->console_log, "%s\n", mark);
+    }
     fclose(r->console_log);
     guestctl_free(r->ctl);
     r->ctl = NULL;

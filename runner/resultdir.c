@@ -12,8 +12,9 @@
 #include "junit.h"
 #include "resultdir.h"
 
-/* The runner's own lines in console.log (run_record_hang). */
-#define HANG_MARK "patchbay-run: hang: "
+/* The runner's own lines in console.log (run_record_hang, _reset). */
+#define HANG_MARK  "patchbay-run: hang: "
+#define RESET_MARK "patchbay-run: reset: "
 
 const char *verdict_name(Verdict verdict)
 {
@@ -53,18 +54,41 @@ GPtrArray *run_record_crashes(RunRecord *rec)
     return crash_scanner_reports(rec->scanner);
 }
 
-static void add_hang(RunRecord *rec, const char *why)
+static void add_report(RunRecord *rec, const char *kind, const char *why)
 {
     /* Before /init there is no test to blame (nor marks to trust). */
     g_autofree char *running = rec->saw_ktap ? run_record_running(rec) : NULL;
 
-    crash_scanner_add_hang(rec->scanner, running, why);
+    crash_scanner_add_report(rec->scanner, kind, running, why);
 }
 
 char *run_record_hang(RunRecord *rec, const char *why)
 {
-    add_hang(rec, why);
+    add_report(rec, "hang", why);
     return g_strconcat(HANG_MARK, why, NULL);
+}
+
+static gboolean saw_fatal_crash(RunRecord *rec)
+{
+    GPtrArray *reports = run_record_crashes(rec);
+
+    for (guint i = 0; i < reports->len; i++) {
+        CrashReport *c = g_ptr_array_index(reports, i);
+
+        if (crash_kind_is_fatal(c->kind)) {
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+char *run_record_reset(RunRecord *rec, const char *why)
+{
+    /* A panic the console showed whole is already there, with its test. */
+    if (!saw_fatal_crash(rec)) {
+        add_report(rec, "reset", why);
+    }
+    return g_strconcat(RESET_MARK, why, NULL);
 }
 
 CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us)
@@ -73,9 +97,13 @@ CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us)
     guint reports_before = reports->len;
     g_autofree char *running = NULL;
 
+    /* A saved console: what the live run decided, as it recorded it. */
     if (g_str_has_prefix(line, HANG_MARK)) {
-        /* A saved console: the hang as the live run recorded it. */
-        add_hang(rec, line + strlen(HANG_MARK));
+        add_report(rec, "hang", line + strlen(HANG_MARK));
+        return NULL;
+    }
+    if (g_str_has_prefix(line, RESET_MARK)) {
+        g_free(run_record_reset(rec, line + strlen(RESET_MARK)));
         return NULL;
     }
     /* The test running before this line: a report starts on this line. */

@@ -6,8 +6,9 @@
  * run_record_feed() (the KTAP parser, the crash scanner, the test marks),
  * live in patchbay-run or offline from a saved console.log (patchbay-run
  * --parse).  The runner's own decisions that are not in the guest's output
- * (a hang, no /init) are written into console.log as "patchbay-run: hang:"
- * lines, so that a parse sees them too.
+ * (a hang, no /init, a reset of the guest) are written into console.log
+ * as "patchbay-run: hang:" and "patchbay-run: reset:" lines, so that a
+ * parse sees them too.
  *
  * The folder holds console.log, summary.json (verdict, variant, kernel,
  * timings, per-suite counts, crashes, skips), results.txt
@@ -60,6 +61,12 @@ char *run_record_running(RunRecord *rec);
 /* The runner gave up waiting (why: "no console output for 300 s"): add a
  * hang report and return the console.log line that records it (g_free). */
 char *run_record_hang(RunRecord *rec, const char *why);
+
+/* QEMU ended because the guest reset itself: /init powers off, so that is
+ * a panic (panic=-1) whose lines the console may have garbled, or a
+ * reboot.  Unless a fatal crash is already recorded, add a "reset" report;
+ * return the console.log line that records it (g_free). */
+char *run_record_reset(RunRecord *rec, const char *why);
 
 /* End of the console. */
 void run_record_finish(RunRecord *rec, gint64 end_us);

@@ -138,6 +138,26 @@ static void test_lines(void)
     guestctl_lines_free(lines);
 }
 
+static void test_shutdown_reason(void)
+{
+    g_autofree char *reset = guestctl_event_shutdown_reason(
+        "{\"timestamp\": {\"seconds\": 1, \"microseconds\": 2}, "
+        "\"event\": \"SHUTDOWN\", \"data\": {\"guest\": true, "
+        "\"reason\": \"guest-reset\"}}");
+    g_autofree char *off = guestctl_event_shutdown_reason(
+        "{\"event\": \"SHUTDOWN\", \"data\": {\"guest\": true, "
+        "\"reason\": \"guest-shutdown\"}}");
+
+    g_assert_cmpstr(reset, ==, "guest-reset");
+    g_assert_cmpstr(off, ==, "guest-shutdown");
+    g_assert_null(guestctl_event_shutdown_reason(
+        "{\"event\": \"RESET\", \"data\": {\"reason\": \"guest-reset\"}}"));
+    g_assert_null(guestctl_event_shutdown_reason("{\"return\": {}}"));
+    g_assert_null(guestctl_event_shutdown_reason("{\"event\": \"SHUTDOWN\"}"));
+    g_assert_null(guestctl_event_shutdown_reason("not json"));
+    g_assert_null(guestctl_event_shutdown_reason("[1]"));
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -147,5 +167,6 @@ int main(int argc, char **argv)
     g_test_add_func("/guestctl/rejects", test_rejects);
     g_test_add_func("/guestctl/replies", test_replies);
     g_test_add_func("/guestctl/lines", test_lines);
+    g_test_add_func("/guestctl/shutdown-reason", test_shutdown_reason);
     return g_test_run();
 }

@@ -47,6 +47,29 @@ static const char *const panicking[] = {
 };
 
 /* stops in the middle of a suite, without a kernel report */
+/* A panic that /init's output garbled byte by byte (captured, shortened). */
+static const char *const garbled[] = {
+    "KTAP version 1",
+    "1..1",
+    "  KTAP version 1",
+    "  # Subtest: harness-panic",
+    "  1..1",
+    "    # Subtest: panic",
+    "[    0.857692] patchbay-ktap: harness-panic/panic 0",
+    "    KTAP version 1",
+    "    1..2",
+    "    ok 1 before the crash",
+    "[    0.891854] patchbay-ktap: harness-panic/panic 1",
+    "[    0.893269] sysrq: Trigger a crash",
+    "[    # crashin g   t h0e. 8k9e5r1n0e7l]  wKietrhn esly spraqn-icc  d-u "
+    "rniontg  scyanscei n2g: s",
+    "ysrq",
+    "triggered crash",
+    "[    0.896994] CPU: 0 UID: 0 PID: 38 Comm: panic Not tainted 6.12.118 #1",
+    "[    0.898713] Call trace:",
+    NULL,
+};
+
 static const char *const stopping[] = {
     "KTAP version 1", "1..1", "  KTAP version 1", "  # Subtest: demo", "  1..2",
     "  ok 1 first",   NULL,
@@ -200,6 +223,54 @@ static void test_hang_mark(void)
     run_record_clear(&parsed);
 }
 
+/* QEMU said the guest reset itself: a garbled panic still fails the run,
+ * pinned on its test, and a parse of the saved console agrees. */
+static void test_reset_mark(void)
+{
+    const char *suites[] = {"harness-panic", NULL};
+    g_autofree char *mark = NULL;
+    RunRecord rec;
+    CrashReport *c;
+
+    run_record_init(&rec, 0);
+    feed(&rec, garbled);
+    run_record_finish(&rec, 0);
+    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 0);
+    g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_INCOMPLETE);
+    run_record_clear(&rec);
+
+    run_record_init(&rec, 0);
+    feed(&rec, garbled);
+    mark = run_record_reset(&rec, "the guest reset itself");
+    g_assert_cmpstr(mark, ==, "patchbay-run: reset: the guest reset itself");
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_FAIL);
+    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
+    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    g_assert_cmpstr(c->kind, ==, "reset");
+    g_assert_cmpstr(c->test, ==, "harness-panic/panic/#2");
+    run_record_clear(&rec);
+
+    run_record_init(&rec, 0);
+    feed(&rec, garbled);
+    run_record_feed(&rec, mark, 0);
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_FAIL);
+    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    g_assert_cmpstr(c->kind, ==, "reset");
+    run_record_clear(&rec);
+
+    /* a panic the console showed whole is the only report */
+    run_record_init(&rec, 0);
+    feed(&rec, panicking);
+    g_free(run_record_reset(&rec, "the guest reset itself"));
+    run_record_finish(&rec, 0);
+    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
+    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    g_assert_cmpstr(c->kind, ==, "panic");
+    run_record_clear(&rec);
+}
+
 static void test_incomplete(void)
 {
     const char *demo[] = {"demo", NULL};
@@ -276,6 +347,7 @@ int main(int argc, char **argv)
     g_test_add_func("/resultdir/write-and-load", test_write_and_load);
     g_test_add_func("/resultdir/panic-fails", test_panic_fails);
     g_test_add_func("/resultdir/hang-mark", test_hang_mark);
+    g_test_add_func("/resultdir/reset-mark", test_reset_mark);
     g_test_add_func("/resultdir/incomplete", test_incomplete);
     g_test_add_func("/resultdir/parse-cli", test_parse_cli);
     return g_test_run();

@@ -297,11 +297,11 @@ void crash_scanner_feed(CrashScanner *s, const char *line,
     }
 }
 
-void crash_scanner_add_hang(CrashScanner *s, const char *running_test,
-                            const char *why)
+void crash_scanner_add_report(CrashScanner *s, const char *kind,
+                              const char *running_test, const char *why)
 {
     CrashReport *r = g_new0(CrashReport, 1);
-    GString *excerpt = g_string_new(why ? why : "watchdog timeout");
+    GString *excerpt = g_string_new(why ? why : kind);
 
     close_report(s);
     for (guint i = 0; i < RING_LINES; i++) {
@@ -311,7 +311,7 @@ void crash_scanner_add_hang(CrashScanner *s, const char *running_test,
             g_string_append_printf(excerpt, "\n%s", line);
         }
     }
-    r->kind = g_strdup("hang");
+    r->kind = g_strdup(kind);
     r->test = g_strdup(running_test ? running_test : "(boot)");
     r->excerpt = g_string_free(excerpt, FALSE);
     g_ptr_array_add(s->reports, r);

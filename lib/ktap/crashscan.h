@@ -37,11 +37,13 @@ void crash_scanner_feed(CrashScanner *s, const char *line,
                         const char *running_test);
 
 /*
- * the runner's watchdog fired: add a "hang" report whose excerpt is why (e.g.
- * "no console output for 120 s") followed by the last 20 console lines seen
+ * a report that the runner, not the console, knows of: kind "hang" (its
+ * watchdog fired; why: "no console output for 120 s") or "reset" (the guest
+ * reset itself), pinned on running_test ("(boot)" if NULL); the excerpt is
+ * why followed by the last 20 console lines seen
  */
-void crash_scanner_add_hang(CrashScanner *s, const char *running_test,
-                            const char *why);
+void crash_scanner_add_report(CrashScanner *s, const char *kind,
+                              const char *running_test, const char *why);
 
 /* TRUE for the kinds after which the kernel may not run on (panic, oops,
  * BUG, lockups, hangs); FALSE for a WARN, a KASAN or UBSAN report, after

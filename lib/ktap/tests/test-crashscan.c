@@ -284,7 +284,7 @@ static void test_watchdog_hang(void)
         watchdog_expired(&watchdog, scan.last_line_us + 10 * timeout));
 
     g_autofree char *running = ktap_parser_running(scan.parser);
-    crash_scanner_add_hang(scan.scanner, running,
+    crash_scanner_add_report(scan.scanner, "hang", running,
                            "no console output for 120 s");
 
     g_assert_cmpuint(n_reports(&scan), ==, 3);
@@ -315,7 +315,7 @@ static void test_hang_before_any_output(void)
 {
     g_autoptr(CrashScanner) scanner = crash_scanner_new();
 
-    crash_scanner_add_hang(scanner, NULL, "no console output for 30 s");
+    crash_scanner_add_report(scanner, "hang", NULL, "no console output for 30 s");
     GPtrArray *reports = crash_scanner_reports(scanner);
     g_assert_cmpuint(reports->len, ==, 1);
     CrashReport *r = g_ptr_array_index(reports, 0);

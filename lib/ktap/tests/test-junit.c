@@ -407,12 +407,12 @@ static void test_path_matching(void)
     feed_lines(parser, NULL, (char **)lines, g_strv_length((char **)lines));
 
     g_autoptr(CrashScanner) scanner = crash_scanner_new();
-    crash_scanner_add_hang(scanner, "fs/openat2/#1", "by number");
-    crash_scanner_add_hang(scanner, "fs/openat2/inner/deep", "by name");
-    crash_scanner_add_hang(scanner, "fs/openat2/inner/#1", "by number, deeper");
-    crash_scanner_add_hang(scanner, "second/#1", "below a leaf");
-    crash_scanner_add_hang(scanner, "fs/openat2/inner", "a test with subtests");
-    crash_scanner_add_hang(scanner, "fs/openat2/inner/#7", "no such test");
+    crash_scanner_add_report(scanner, "hang", "fs/openat2/#1", "by number");
+    crash_scanner_add_report(scanner, "hang", "fs/openat2/inner/deep", "by name");
+    crash_scanner_add_report(scanner, "hang", "fs/openat2/inner/#1", "by number, deeper");
+    crash_scanner_add_report(scanner, "hang", "second/#1", "below a leaf");
+    crash_scanner_add_report(scanner, "hang", "fs/openat2/inner", "a test with subtests");
+    crash_scanner_add_report(scanner, "hang", "fs/openat2/inner/#7", "no such test");
 
     g_autofree char *xml = write_and_read(parser, scanner);
     g_autoptr(Element) document = parse_xml(xml);
