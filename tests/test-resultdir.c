@@ -175,6 +175,13 @@ static void test_write_and_load(void)
     remove_tmp(dir);
 }
 
+/* The run's one crash report. */
+static CrashReport *only_crash(RunRecord *rec)
+{
+    g_assert_cmpuint(run_record_crashes(rec)->len, ==, 1);
+    return g_ptr_array_index(run_record_crashes(rec), 0);
+}
+
 static void test_panic_fails(void)
 {
     const char *suites[] = {"harness-panic", NULL};
@@ -185,8 +192,7 @@ static void test_panic_fails(void)
     feed(&rec, panicking);
     run_record_finish(&rec, 0);
     g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_FAIL);
-    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
-    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    c = only_crash(&rec);
     g_assert_cmpstr(c->kind, ==, "panic");
     g_assert_cmpstr(c->test, ==, "harness-panic/panic/#2");
     run_record_clear(&rec);
@@ -245,8 +251,7 @@ static void test_reset_mark(void)
     g_assert_cmpstr(mark, ==, "patchbay-run: reset: the guest reset itself");
     run_record_finish(&rec, 0);
     g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_FAIL);
-    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
-    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    c = only_crash(&rec);
     g_assert_cmpstr(c->kind, ==, "reset");
     g_assert_cmpstr(c->test, ==, "harness-panic/panic/#2");
     run_record_clear(&rec);
@@ -265,8 +270,7 @@ static void test_reset_mark(void)
     feed(&rec, panicking);
     g_free(run_record_reset(&rec, "the guest reset itself"));
     run_record_finish(&rec, 0);
-    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
-    c = g_ptr_array_index(run_record_crashes(&rec), 0);
+    c = only_crash(&rec);
     g_assert_cmpstr(c->kind, ==, "panic");
     run_record_clear(&rec);
 }

@@ -71,6 +71,15 @@ static const char *last_line(const char *text)
     return newline ? newline + 1 : text;
 }
 
+/* The scanner's one report. */
+static CrashReport *only_report(CrashScanner *scanner)
+{
+    GPtrArray *reports = crash_scanner_reports(scanner);
+
+    g_assert_cmpuint(reports->len, ==, 1);
+    return g_ptr_array_index(reports, 0);
+}
+
 static void test_panic_attribution(void)
 {
     Scan scan = {0};
@@ -316,9 +325,7 @@ static void test_hang_before_any_output(void)
     g_autoptr(CrashScanner) scanner = crash_scanner_new();
 
     crash_scanner_add_report(scanner, "hang", NULL, "no console output for 30 s");
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpstr(r->kind, ==, "hang");
     g_assert_cmpstr(r->test, ==, "(boot)");
     g_assert_cmpstr(r->excerpt, ==, "no console output for 30 s");
@@ -363,9 +370,7 @@ static void test_unprefixed_console(void)
         crash_scanner_feed(scanner, lines[i], NULL);
     }
 
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpstr(r->kind, ==, "panic");
     g_assert_cmpstr(r->test, ==, "(boot)");
     g_assert_cmpuint(count_lines(r->excerpt), ==, 8);
@@ -390,9 +395,7 @@ static void test_kernel_message_mid_line(void)
                        "Not tainted 6.12.0-patchbay #1\r",
                        NULL);
 
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpstr(r->kind, ==, "panic");
     g_assert_cmpstr(r->test, ==, "openat2/#3");
     g_assert_cmpstr(r->excerpt, ==,
@@ -420,9 +423,7 @@ static void test_split_printk_prefix(void)
                        "tainted 6.12.118 #5",
                        NULL);
 
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpstr(r->kind, ==, "panic");
     g_assert_cmpstr(r->test, ==, "harness-panic/panic");
     g_assert_cmpstr(r->excerpt, ==,
@@ -451,9 +452,7 @@ static void test_split_after_bracket(void)
                        "tainted 6.12.118 #1",
                        NULL);
 
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpstr(r->kind, ==, "panic");
     g_assert_cmpstr(r->test, ==, test);
 }
@@ -548,9 +547,7 @@ static void test_excerpt_cap(void)
             g_strdup_printf("[    1.%06d]  frame_%d+0x10/0x20", i + 1, i);
         crash_scanner_feed(scanner, line, NULL);
     }
-    GPtrArray *reports = crash_scanner_reports(scanner);
-    g_assert_cmpuint(reports->len, ==, 1);
-    CrashReport *r = g_ptr_array_index(reports, 0);
+    CrashReport *r = only_report(scanner);
     g_assert_cmpuint(count_lines(r->excerpt), ==, 40);
     g_assert_cmpstr(last_line(r->excerpt), ==,
                     "[    1.000039]  frame_38+0x10/0x20");
