@@ -35,77 +35,97 @@ enum {
     EXIT_INCOMPLETE = VERDICT_INCOMPLETE,
 };
 
-typedef struct {
-    /* options */
-    char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
-    char *gdb_socket, *parse;
-    char **suites, **qemu_args, **append;
-    int suite_timeout_s, boot_timeout_s, crash_grace_s;
-    gboolean verbose, interactive;
+typedef struct Run Run;
 
-    /* run state */
-    GMainLoop *loop;
+/* One QEMU: its suites, their hardware, its console. */
+typedef struct {
+    Run *run;
+    RunRecord rec; /* also the VM's name, suites and clock */
+    double cost;   /* the suites' expected seconds: the longest start first */
+    GPtrArray *qemu_args; /* the suites' hardware (images/suites/NAME.qemu) */
+    GPtrArray *append;    /* their kernel arguments (NAME.append) */
     GSubprocess *qemu_proc;
     GDataInputStream *console;
-    FILE *console_log;
-    RunRecord rec;
     Watchdog watchdog;
-    gboolean qemu_exited, killed, console_eof;
+    gboolean started, qemu_exited, killed, console_eof, finished;
     int qemu_status;
     GString *qemu_stderr;
     GuestCtl *ctl;
     char *sock_dir;
+} Vm;
+
+struct Run {
+    /* options */
+    char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
+    char *gdb_socket, *parse, *suites_meta, *clock;
+    char **suites, **qemu_args, **append;
+    int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs;
+    gboolean verbose, interactive, all;
+
+    /* run state */
+    GMainLoop *loop;
+    FILE *console_log;
+    GPtrArray *vms;  /* Vm *, in the order of the suites */
+    GPtrArray *todo; /* Vm * not started yet, the next one first */
+    guint running;
+    gboolean interrupted;
     pid_t parent_pid;
-} Run;
+};
 
 static gint64 now_us(void)
 {
     return g_get_monotonic_time();
 }
 
-static void stop_qemu(Run *r)
+static void stop_qemu(Vm *vm)
 {
-    if (r->qemu_proc && !r->qemu_exited && !r->killed) {
-        r->killed = TRUE;
-        g_subprocess_force_exit(r->qemu_proc);
+    if (vm->qemu_proc && !vm->qemu_exited && !vm->killed) {
+        vm->killed = TRUE;
+        g_subprocess_force_exit(vm->qemu_proc);
     }
 }
 
-static void maybe_quit(Run *r)
+/* One line of console.log (and of -v): "NAME| line" when VMs run side by
+ * side, so that each line keeps its VM (run_records_parse). */
+static void log_line(Vm *vm, const char *line, gboolean echo)
 {
-    if (r->qemu_exited && r->console_eof) {
-        g_main_loop_quit(r->loop);
+    Run *r = vm->run;
+    const char *name = r->vms->len > 1 ? vm->rec.vm_name : NULL;
+
+    fprintf(r->console_log, "%s%s%s\n", name ? name : "",
+            name ? RUN_VM_PREFIX : "", line);
+    if (echo) {
+        printf("%s%s%s\n", name ? name : "", name ? RUN_VM_PREFIX : "", line);
+        fflush(stdout);
     }
 }
 
-static void on_line(Run *r, const char *line)
+static void on_line(Vm *vm, const char *line)
 {
     gint64 t = now_us();
     CrashReport *c;
 
-    fprintf(r->console_log, "%s\n", line);
-    if (r->verbose) {
-        printf("%s\n", line);
-        fflush(stdout);
-    }
-    c = run_record_feed(&r->rec, line, t);
-    watchdog_kick(&r->watchdog, t);
+    log_line(vm, line, vm->run->verbose);
+    c = run_record_feed(&vm->rec, line, t);
+    watchdog_kick(&vm->watchdog, t);
     if (c) {
         g_printerr("patchbay: kernel %s during %s\n", c->kind, c->test);
     }
 }
 
 /* Give up on the guest: record why in console.log too, for --parse. */
-static void record_hang(Run *r, const char *why)
+static void record_hang(Vm *vm, const char *why)
 {
-    g_autofree char *mark = run_record_hang(&r->rec, why);
+    g_autofree char *mark = run_record_hang(&vm->rec, why);
 
-    fprintf(r->console_log, "%s\n", mark);
+    log_line(vm, mark, FALSE);
 }
+
+static void vm_maybe_done(Vm *vm);
 
 static void on_console_line(GObject *src, GAsyncResult *res, gpointer data)
 {
-    Run *r = data;
+    Vm *vm = data;
     g_autoptr(GError) error = NULL;
     gsize len;
     g_autofree char *line = g_data_input_stream_read_line_finish_utf8(
@@ -114,72 +134,82 @@ static void on_console_line(GObject *src, GAsyncResult *res, gpointer data)
     if (!line && error &&
         g_error_matches(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA)) {
         /* Not UTF-8 (garbage on the serial line): keep going. */
-        g_data_input_stream_read_line_async(r->console, G_PRIORITY_DEFAULT,
-                                            NULL, on_console_line, r);
+        g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT,
+                                            NULL, on_console_line, vm);
         return;
     }
     if (!line) {
-        r->console_eof = TRUE;
-        maybe_quit(r);
+        vm->console_eof = TRUE;
+        vm_maybe_done(vm);
         return;
     }
     g_strchomp(line);
-    on_line(r, line);
-    g_data_input_stream_read_line_async(r->console, G_PRIORITY_DEFAULT, NULL,
-                                        on_console_line, r);
+    on_line(vm, line);
+    g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT, NULL,
+                                        on_console_line, vm);
 }
 
 static void on_qemu_exit(GObject *src, GAsyncResult *res, gpointer data)
 {
-    Run *r = data;
+    Vm *vm = data;
 
     g_subprocess_wait_finish(G_SUBPROCESS(src), res, NULL);
-    r->qemu_exited = TRUE;
-    r->qemu_status = g_subprocess_get_status(r->qemu_proc);
-    r->rec.end_us = now_us();
-    maybe_quit(r);
+    vm->qemu_exited = TRUE;
+    vm->qemu_status = g_subprocess_get_status(vm->qemu_proc);
+    vm->rec.end_us = now_us();
+    vm_maybe_done(vm);
 }
 
-/* Once a second: the boot deadline, the hang watchdog, the crash grace. */
-static gboolean on_tick(gpointer data)
+/* The boot deadline, the hang watchdog and the crash grace of one VM. */
+static void check_vm(Vm *vm, gint64 t)
 {
-    Run *r = data;
-    gint64 t = now_us();
+    Run *r = vm->run;
 
-    if (r->qemu_exited || r->killed) {
-        return G_SOURCE_CONTINUE;
+    if (!vm->started || vm->qemu_exited || vm->killed) {
+        return;
     }
-    if (r->gdb_socket && !r->rec.first_crash_us) {
+    if (r->gdb_socket && !vm->rec.first_crash_us) {
         /* Under gdb the guest sits at breakpoints for as long as the user
          * likes: wall-clock deadlines do not apply. The guest's own
          * per-test timeouts still do, in virtual time, which stops while
          * the VM is halted. */
-        return G_SOURCE_CONTINUE;
+        return;
     }
-    if (!r->rec.saw_ktap &&
-        t - r->rec.start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
+    if (!vm->rec.saw_ktap &&
+        t - vm->rec.start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
         g_autofree char *why = g_strdup_printf(
             "no KTAP from /init within %d s of boot", r->boot_timeout_s);
-        record_hang(r, why);
+        record_hang(vm, why);
         g_printerr("patchbay: %s; stopping QEMU\n", why);
-        stop_qemu(r);
-    } else if (r->rec.saw_ktap && watchdog_expired(&r->watchdog, t)) {
-        g_autofree char *running = run_record_running(&r->rec);
+        stop_qemu(vm);
+    } else if (vm->rec.saw_ktap && watchdog_expired(&vm->watchdog, t)) {
+        g_autofree char *running = run_record_running(&vm->rec);
         g_autofree char *why =
             g_strdup_printf("no console output for %d s", r->suite_timeout_s);
-        record_hang(r, why);
+        record_hang(vm, why);
         g_printerr("patchbay: hang: %s during %s; stopping QEMU\n", why,
                    running ? running : "(boot)");
-        stop_qemu(r);
-    } else if (r->rec.first_fatal_us &&
-               t - r->rec.first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
+        stop_qemu(vm);
+    } else if (vm->rec.first_fatal_us &&
+               t - vm->rec.first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
         /* panic=-1 normally ends QEMU; a lockup or a hung task may not. A
          * WARN or a KASAN report does not stop the run: the kernel goes
          * on, and so do the tests (the run fails all the same). */
         g_printerr(
             "patchbay: stopping QEMU %d s after the first fatal crash report\n",
             r->crash_grace_s);
-        stop_qemu(r);
+        stop_qemu(vm);
+    }
+}
+
+/* Once a second. */
+static gboolean on_tick(gpointer data)
+{
+    Run *r = data;
+    gint64 t = now_us();
+
+    for (guint i = 0; i < r->vms->len; i++) {
+        check_vm(g_ptr_array_index(r->vms, i), t);
     }
     return G_SOURCE_CONTINUE;
 }
@@ -189,11 +219,14 @@ static gboolean on_signal(gpointer data)
     Run *r = data;
 
     g_printerr("patchbay: interrupted; stopping QEMU\n");
-    stop_qemu(r);
+    r->interrupted = TRUE; /* and start no more VMs */
+    for (guint i = 0; i < r->vms->len; i++) {
+        stop_qemu(g_ptr_array_index(r->vms, i));
+    }
     return G_SOURCE_CONTINUE;
 }
 
-static GPtrArray *qemu_argv(Run *r)
+static GPtrArray *qemu_argv(Run *r, Vm *vm)
 {
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GString) append = g_string_new(
@@ -204,19 +237,30 @@ static GPtrArray *qemu_argv(Run *r)
         "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
 
     if (r->interactive) {
-        /* A shell may be asked for without any --suite: r->suites is NULL. */
+        /* A shell may be asked for without any --suite. */
         g_string_append(append, " patchbay.shell=1");
     } else {
-        g_autofree char *suites = g_strjoinv(",", r->suites);
+        g_autofree char *suites = g_strjoinv(",", vm->rec.suites);
 
         /* /init kills an executable a little before our watchdog fires. */
         g_string_append_printf(append,
                                " patchbay.suites=%s patchbay.timeout=%d",
                                suites, MAX(r->suite_timeout_s - 10, 1));
     }
+    if (r->all) {
+        g_string_append(append, " patchbay.slow=1");
+    }
+    if (vm->rec.virtual_clock) {
+        /* the guest's host waits must not sleep (common/pbctl.c) */
+        g_string_append(append, " patchbay.clock=virtual");
+    }
     if (r->gdb_socket) {
         /* Symbols at their link addresses (boot-utils, vng --debug). */
         g_string_append(append, " nokaslr");
+    }
+    for (guint i = 0; i < vm->append->len; i++) {
+        g_string_append_printf(append, " %s",
+                               (char *)g_ptr_array_index(vm->append, i));
     }
     for (char **a = r->append; a && *a; a++) {
         g_string_append_printf(append, " %s", *a);
@@ -229,14 +273,20 @@ static GPtrArray *qemu_argv(Run *r)
     for (guint i = 0; i < G_N_ELEMENTS(fixed); i++) {
         g_ptr_array_add(argv, g_strdup(fixed[i]));
     }
+    if (vm->rec.virtual_clock) {
+        /* The guest's idle time costs no wall time: its clock jumps to the
+         * next timer (docs/architecture.md, "Clocks"). */
+        g_ptr_array_add(argv, g_strdup("-icount"));
+        g_ptr_array_add(argv, g_strdup("shift=auto,sleep=off"));
+    }
     g_ptr_array_add(argv, g_strdup("-kernel"));
     g_ptr_array_add(argv, g_strdup(r->kernel));
     g_ptr_array_add(argv, g_strdup("-initrd"));
     g_ptr_array_add(argv, g_strdup(r->initrd));
     g_ptr_array_add(argv, g_strdup("-append"));
     g_ptr_array_add(argv, g_strdup(append->str));
-    if (r->ctl) {
-        guestctl_add_qemu_args(r->ctl, argv);
+    if (vm->ctl) {
+        guestctl_add_qemu_args(vm->ctl, argv);
     }
     if (r->gdb_socket) {
         /* A unix socket, never a TCP port on all interfaces (-s). Batch
@@ -253,6 +303,9 @@ static GPtrArray *qemu_argv(Run *r)
             g_ptr_array_add(argv, g_strdup("-S"));
         }
     }
+    for (guint i = 0; i < vm->qemu_args->len; i++) {
+        g_ptr_array_add(argv, g_strdup(g_ptr_array_index(vm->qemu_args, i)));
+    }
     for (char **a = r->qemu_args; a && *a; a++) {
         g_ptr_array_add(argv, g_strdup(*a));
     }
@@ -260,13 +313,157 @@ static GPtrArray *qemu_argv(Run *r)
     return argv;
 }
 
+/*
+ * The lines of a suite's metadata file (images/suites/NAME.EXT), without
+ * comments and blank lines, appended to out.  Suites that share one file
+ * (msmbench.qemu links to msm.qemu) add it once per VM: seen holds the
+ * contents already added.  A missing file adds nothing.
+ */
+static gboolean add_meta_lines(Run *r, const char *suite, const char *ext,
+                               GPtrArray *out, GHashTable *seen, GError **error)
+{
+    g_autofree char *name = g_strdup_printf("%s.%s", suite, ext);
+    g_autofree char *path = g_build_filename(r->suites_meta, name, NULL);
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        return TRUE;
+    }
+    if (!g_file_get_contents(path, &text, NULL, error)) {
+        return FALSE;
+    }
+    if (g_hash_table_contains(seen, text)) {
+        return TRUE;
+    }
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        g_strstrip(lines[i]);
+        if (*lines[i] && *lines[i] != '#') {
+            g_ptr_array_add(out, g_strdup(lines[i]));
+        }
+    }
+    g_hash_table_add(seen, g_steal_pointer(&text));
+    return TRUE;
+}
+
+/*
+ * images/suites/NAME.vm, a key file: [vm] clock=virtual|real, cost=S (the
+ * expected wall seconds), cost_all=S (with --all, when the slow tests
+ * change it).
+ */
+static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
+                             double *cost, GError **error)
+{
+    g_autofree char *name = g_strdup_printf("%s.vm", suite);
+    g_autofree char *path = g_build_filename(r->suites_meta, name, NULL);
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autofree char *clock = NULL;
+
+    *virtual_clock = FALSE;
+    *cost = 0;
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        return TRUE;
+    }
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error)) {
+        g_prefix_error(error, "%s: ", path);
+        return FALSE;
+    }
+    clock = g_key_file_get_string(kf, "vm", "clock", NULL);
+    if (clock && !g_str_equal(clock, "virtual") &&
+        !g_str_equal(clock, "real")) {
+        g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                    "%s: clock must be virtual or real, not '%s'", path, clock);
+        return FALSE;
+    }
+    *virtual_clock = g_strcmp0(clock, "virtual") == 0;
+    {
+        const char *key =
+            r->all && g_key_file_has_key(kf, "vm", "cost_all", NULL)
+                ? "cost_all"
+                : "cost";
+
+        if (!g_key_file_has_key(kf, "vm", key, NULL)) {
+            return TRUE;
+        }
+        *cost = g_key_file_get_double(kf, "vm", key, error);
+        if (*error) {
+            g_prefix_error(error, "%s: ", path);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/*
+ * A VM for suites (NULL-terminated, copied): their hardware and kernel
+ * arguments, and the virtual clock if every one of them asks for it (and
+ * --clock=real does not forbid it).
+ */
+static Vm *vm_new(Run *r, const char *name, char **suites, gboolean may_warp,
+                  GError **error)
+{
+    Vm *vm = g_new0(Vm, 1);
+    g_autoptr(GHashTable) seen =
+        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    gboolean all_virtual = suites && suites[0];
+
+    vm->run = r;
+    run_record_init(&vm->rec, 0);
+    vm->rec.vm_name = g_strdup(name);
+    vm->rec.suites = suites ? g_strdupv(suites) : g_new0(char *, 1);
+    vm->qemu_args = g_ptr_array_new_with_free_func(g_free);
+    vm->append = g_ptr_array_new_with_free_func(g_free);
+    vm->qemu_stderr = g_string_new(NULL);
+    g_ptr_array_add(r->vms, vm);
+    for (guint i = 0; r->suites_meta && suites && suites[i]; i++) {
+        gboolean virtual_clock;
+        double cost;
+
+        if (!add_meta_lines(r, suites[i], "qemu", vm->qemu_args, seen, error) ||
+            !add_meta_lines(r, suites[i], "append", vm->append, seen, error) ||
+            !read_vm_meta(r, suites[i], &virtual_clock, &cost, error)) {
+            return NULL;
+        }
+        all_virtual = all_virtual && virtual_clock;
+        vm->cost += cost;
+    }
+    vm->rec.virtual_clock = may_warp && r->suites_meta && all_virtual &&
+                            !g_str_equal(r->clock, "real");
+    return vm;
+}
+
+static void vm_free(gpointer data)
+{
+    Vm *vm = data;
+
+    run_record_clear(&vm->rec);
+    g_ptr_array_unref(vm->qemu_args);
+    g_ptr_array_unref(vm->append);
+    g_clear_object(&vm->console);
+    g_clear_object(&vm->qemu_proc);
+    g_string_free(vm->qemu_stderr, TRUE);
+    g_free(vm->sock_dir);
+    g_free(vm);
+}
+
 /* Interactive use (patchbay shell): QEMU owns the terminal. */
 static int run_interactive(Run *r)
 {
-    g_autoptr(GPtrArray) argv = qemu_argv(r);
     g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) argv = NULL;
     int status;
+    Vm *vm;
 
+    /* One VM with every suite's hardware; on the real clock, for a human. */
+    r->vms = g_ptr_array_new_with_free_func(vm_free);
+    vm = vm_new(r, "shell", r->suites, FALSE, &error);
+
+    if (!vm) {
+        g_printerr("patchbay: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
+    argv = qemu_argv(r, vm);
     if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL,
                       G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
                       &status, &error)) {
@@ -296,23 +493,33 @@ static double seconds(gint64 us)
 
 /* Judge, write the result files, print the report: the end of a live run
  * and of a parse alike. */
-static int judge(Run *r)
+static int judge(Run *r, RunRecord *const *recs, guint n)
 {
     g_autoptr(GError) error = NULL;
-    Verdict code = run_record_verdict(&r->rec, (const char *const *)r->suites);
+    Verdict code = run_records_verdict(recs, n);
+    gint64 start_us = 0, end_us = 0;
 
-    if (code == VERDICT_INCOMPLETE && !r->rec.saw_ktap && r->qemu_proc) {
-        g_printerr("patchbay: QEMU exit status %d\n", r->qemu_status);
-        if (r->qemu_stderr->len) {
-            g_printerr("%s", r->qemu_stderr->str);
+    for (guint i = 0; r->vms && i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+
+        if (vm->started && !vm->rec.saw_ktap) {
+            g_printerr("patchbay: QEMU (%s) exit status %d\n", vm->rec.vm_name,
+                       vm->qemu_status);
+            if (vm->qemu_stderr->len) {
+                g_printerr("%s", vm->qemu_stderr->str);
+            }
         }
+        if (vm->started && (!start_us || vm->rec.start_us < start_us)) {
+            start_us = vm->rec.start_us;
+        }
+        end_us = MAX(end_us, vm->rec.end_us);
     }
-    if (!result_dir_write(r->results, &r->rec, code, r->variant, r->release,
-                          &error)) {
+    if (!result_dir_write(r->results, recs, n, r->parse ? 0 : r->jobs, code,
+                          r->variant, r->release, &error)) {
         g_printerr("patchbay: cannot write results: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }
-    run_record_print(&r->rec);
+    run_record_print(recs, n);
     if (r->parse) {
         printf("patchbay: %s (variant %s, kernel %s), parsed from %s; "
                "results in %s\n",
@@ -322,7 +529,7 @@ static int judge(Run *r)
         printf("patchbay: %s (variant %s, kernel %s) in %.1f s; results in "
                "%s\n",
                verdict_name(code), r->variant, r->release,
-               seconds(r->rec.end_us - r->rec.start_us), r->results);
+               seconds(end_us - start_us), r->results);
     }
     return code;
 }
@@ -347,6 +554,7 @@ static int run_parse(Run *r)
     g_autofree char *text = NULL;
     g_auto(GStrv) lines = NULL;
     g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) recs = NULL;
 
     if (!g_file_get_contents(r->parse, &text, NULL, &error)) {
         g_printerr("patchbay: %s\n", error->message);
@@ -360,19 +568,28 @@ static int run_parse(Run *r)
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
-    /* No clock: every time is 0, and the summary says "parsed". */
-    run_record_init(&r->rec, 0);
     lines = g_strsplit(text, "\n", -1);
-    for (guint i = 0; lines[i]; i++) {
-        if (!lines[i + 1] && !*lines[i]) {
-            break; /* after the final newline */
+    {
+        guint n = g_strv_length(lines);
+
+        if (n && !*lines[n - 1]) {
+            g_free(lines[n - 1]); /* the empty string after the final newline */
+            lines[n - 1] = NULL;
         }
-        run_record_feed(&r->rec, lines[i], 0);
     }
-    run_record_finish(&r->rec, 0);
-    if (!r->suites || !r->suites[0]) {
-        g_strfreev(r->suites);
-        r->suites = console_suites(&r->rec);
+    /* No clock: every time is 0, and the summary says "parsed". */
+    recs = run_records_parse((const char *const *)lines);
+    if (recs->len == 1) {
+        RunRecord *rec = g_ptr_array_index(recs, 0);
+
+        /* --suite names what the run was to run: missing ones count */
+        if (r->suites && r->suites[0]) {
+            g_strfreev(rec->suites);
+            rec->suites = g_strdupv(r->suites);
+        } else if (!rec->suites || !rec->suites[0]) {
+            g_strfreev(rec->suites);
+            rec->suites = console_suites(rec);
+        }
     }
     if (g_str_equal(r->release, "unknown")) {
         /* /init's greeting: "# patchbay init: Linux 6.12.118 #5 SMP ..." */
@@ -387,30 +604,171 @@ static int run_parse(Run *r)
             }
         }
     }
-    return judge(r);
+    return judge(r, (RunRecord *const *)recs->pdata, recs->len);
 }
 
 static void drain_stderr(GObject *src, GAsyncResult *res, gpointer data)
 {
-    Run *r = data;
+    Vm *vm = data;
     g_autoptr(GBytes) bytes =
         g_input_stream_read_bytes_finish(G_INPUT_STREAM(src), res, NULL);
 
+    /* bounded: QEMU's own errors, shown when a boot fails */
     if (bytes && g_bytes_get_size(bytes)) {
-        g_string_append_len(r->qemu_stderr, g_bytes_get_data(bytes, NULL),
-                            g_bytes_get_size(bytes));
+        if (vm->qemu_stderr->len < 64 * 1024) {
+            g_string_append_len(vm->qemu_stderr, g_bytes_get_data(bytes, NULL),
+                                g_bytes_get_size(bytes));
+        }
         g_input_stream_read_bytes_async(G_INPUT_STREAM(src), 4096,
                                         G_PRIORITY_DEFAULT, NULL, drain_stderr,
-                                        r);
+                                        vm);
     }
+}
+
+static gboolean start_vm(Vm *vm, GError **error)
+{
+    Run *r = vm->run;
+    g_autoptr(GPtrArray) argv = NULL;
+    g_autoptr(GSubprocessLauncher) launcher = NULL;
+
+    vm->sock_dir = g_dir_make_tmp("patchbay-XXXXXX", error);
+    if (!vm->sock_dir) {
+        return FALSE;
+    }
+    vm->ctl = guestctl_new(vm->sock_dir);
+    argv = qemu_argv(r, vm);
+    {
+        g_autofree char *cmd = g_strjoinv(" ", (char **)argv->pdata);
+        g_autofree char *cmd_path =
+            g_build_filename(r->results, "qemu-cmdline", NULL);
+        FILE *f = fopen(cmd_path, "a");
+
+        /* one line per VM, in the order they started */
+        if (f) {
+            fprintf(f, "%s\n", cmd);
+            fclose(f);
+        }
+    }
+    launcher = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_subprocess_launcher_set_stdin_file_path(launcher, "/dev/null");
+    vm->rec.start_us = now_us();
+    watchdog_init(&vm->watchdog, (gint64)r->suite_timeout_s * G_USEC_PER_SEC,
+                  vm->rec.start_us);
+    vm->qemu_proc = g_subprocess_launcher_spawnv(
+        launcher, (const char *const *)argv->pdata, error);
+    if (!vm->qemu_proc) {
+        g_prefix_error(error, "cannot start QEMU: ");
+        return FALSE;
+    }
+    vm->started = TRUE;
+    r->running++;
+    if (!guestctl_start(vm->ctl, 10000, error)) {
+        /* Only tests that use the channel will notice; keep going. */
+        g_printerr("patchbay: warning: no guest control channel (%s): %s\n",
+                   vm->rec.vm_name, (*error)->message);
+        g_clear_error(error);
+    }
+    vm->console =
+        g_data_input_stream_new(g_subprocess_get_stdout_pipe(vm->qemu_proc));
+    g_data_input_stream_set_newline_type(vm->console,
+                                         G_DATA_STREAM_NEWLINE_TYPE_ANY);
+    g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT, NULL,
+                                        on_console_line, vm);
+    g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(vm->qemu_proc),
+                                    4096, G_PRIORITY_DEFAULT, NULL,
+                                    drain_stderr, vm);
+    g_subprocess_wait_async(vm->qemu_proc, NULL, on_qemu_exit, vm);
+    return TRUE;
+}
+
+/* Start VMs until --jobs run; quit when nothing runs or waits. */
+static void start_next(Run *r)
+{
+    while (!r->interrupted && r->todo->len && r->running < (guint)r->jobs) {
+        Vm *vm = g_ptr_array_steal_index(r->todo, 0);
+        g_autoptr(GError) error = NULL;
+
+        if (!start_vm(vm, &error)) {
+            /* the VM's suites produce no result: the run is incomplete */
+            g_printerr("patchbay: %s: %s\n", vm->rec.vm_name, error->message);
+        }
+    }
+    if (r->running == 0) {
+        g_main_loop_quit(r->loop);
+    }
+}
+
+static void vm_maybe_done(Vm *vm)
+{
+    Run *r = vm->run;
+
+    if (!vm->qemu_exited || !vm->console_eof || vm->finished) {
+        return;
+    }
+    vm->finished = TRUE;
+    /* QEMU has exited, so QMP's stream ends: read how. */
+    if (g_strcmp0(guestctl_shutdown_reason(vm->ctl), "guest-reset") == 0) {
+        g_autofree char *mark = run_record_reset(
+            &vm->rec, "the guest reset itself: with panic=-1 a panic is a "
+                      "reset (its lines may be garbled on the console), and "
+                      "/init only ever powers off");
+
+        log_line(vm, mark, FALSE);
+    }
+    guestctl_free(vm->ctl);
+    vm->ctl = NULL;
+    {
+        g_autofree char *qmp = g_build_filename(vm->sock_dir, "qmp.sock", NULL);
+        g_autofree char *port =
+            g_build_filename(vm->sock_dir, "ctl.sock", NULL);
+
+        g_unlink(qmp);
+        g_unlink(port);
+        g_rmdir(vm->sock_dir);
+    }
+    run_record_finish(&vm->rec, vm->rec.end_us);
+    r->running--;
+    start_next(r);
+}
+
+static gint by_cost_desc(gconstpointer a, gconstpointer b)
+{
+    const Vm *x = *(Vm *const *)a, *y = *(Vm *const *)b;
+
+    return (x->cost < y->cost) - (x->cost > y->cost);
+}
+
+/*
+ * Plan the VMs: one per suite, each with only its own hardware and clock,
+ * --jobs of them at once, the costliest first; under gdb one VM runs every
+ * suite (one gdbstub, one kernel to stop).
+ */
+static gboolean plan_vms(Run *r, GError **error)
+{
+    r->vms = g_ptr_array_new_with_free_func(vm_free);
+    if (r->gdb_socket) {
+        g_autofree char *name = g_strjoinv("+", r->suites);
+
+        return vm_new(r, name, r->suites, TRUE, error) != NULL;
+    }
+    for (guint i = 0; r->suites[i]; i++) {
+        char *one[] = {r->suites[i], NULL};
+
+        if (!vm_new(r, r->suites[i], one, TRUE, error)) {
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
 
 static int run_batch(Run *r)
 {
-    g_autoptr(GPtrArray) argv = NULL;
-    g_autoptr(GSubprocessLauncher) launcher = NULL;
     g_autoptr(GError) error = NULL;
     g_autofree char *log_path = NULL;
+    g_autofree char *cmd_path = NULL;
+    g_autofree RunRecord **recs = NULL;
+
     for (guint i = 0; r->suites[i]; i++) {
         if (!suite_available(r, r->suites[i])) {
             g_printerr("patchbay: no suite named '%s' in the initramfs\n",
@@ -418,18 +776,18 @@ static int run_batch(Run *r)
             return EXIT_INCOMPLETE;
         }
     }
+    if (r->jobs <= 0) {
+        r->jobs = g_get_num_processors();
+    }
+    if (!plan_vms(r, &error)) {
+        g_printerr("patchbay: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
     if (g_mkdir_with_parents(r->results, 0755) < 0) {
         g_printerr("patchbay: cannot create %s: %s\n", r->results,
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
-    r->sock_dir = g_dir_make_tmp("patchbay-XXXXXX", &error);
-    if (!r->sock_dir) {
-        g_printerr("patchbay: %s\n", error->message);
-        return EXIT_INCOMPLETE;
-    }
-    r->ctl = guestctl_new(r->sock_dir);
-    argv = qemu_argv(r);
     log_path = g_build_filename(r->results, "console.log", NULL);
     r->console_log = fopen(log_path, "w");
     if (!r->console_log) {
@@ -437,45 +795,18 @@ static int run_batch(Run *r)
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
-    {
-        g_autofree char *cmd = g_strjoinv(" ", (char **)argv->pdata);
-        g_autofree char *cmd_path =
-            g_build_filename(r->results, "qemu-cmdline", NULL);
-        g_autofree char *cmd_nl = g_strconcat(cmd, "\n", NULL);
+    cmd_path = g_build_filename(r->results, "qemu-cmdline", NULL);
+    g_unlink(cmd_path);
+    /* The VM marks first: a parse splits the console by them. */
+    for (guint i = 0; i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+        g_autofree char *mark = run_record_vm_mark(&vm->rec);
 
-        g_file_set_contents(cmd_path, cmd_nl, -1, NULL);
+        fprintf(r->console_log, "%s\n", mark);
     }
-
-    r->qemu_stderr = g_string_new(NULL);
+    r->todo = g_ptr_array_copy(r->vms, NULL, NULL);
+    g_ptr_array_sort(r->todo, by_cost_desc); /* stable: else suite order */
     r->loop = g_main_loop_new(NULL, FALSE);
-    launcher = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
-    g_subprocess_launcher_set_stdin_file_path(launcher, "/dev/null");
-    run_record_init(&r->rec, now_us());
-    watchdog_init(&r->watchdog, (gint64)r->suite_timeout_s * G_USEC_PER_SEC,
-                  r->rec.start_us);
-    r->qemu_proc = g_subprocess_launcher_spawnv(
-        launcher, (const char *const *)argv->pdata, &error);
-    if (!r->qemu_proc) {
-        g_printerr("patchbay: cannot start QEMU: %s\n", error->message);
-        return EXIT_INCOMPLETE;
-    }
-    if (!guestctl_start(r->ctl, 10000, &error)) {
-        /* Only tests that use the channel will notice; keep going. */
-        g_printerr("patchbay: warning: no guest control channel: %s\n",
-                   error->message);
-        g_clear_error(&error);
-    }
-    r->console =
-        g_data_input_stream_new(g_subprocess_get_stdout_pipe(r->qemu_proc));
-    g_data_input_stream_set_newline_type(r->console,
-                                         G_DATA_STREAM_NEWLINE_TYPE_ANY);
-    g_data_input_stream_read_line_async(r->console, G_PRIORITY_DEFAULT, NULL,
-                                        on_console_line, r);
-    g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(r->qemu_proc),
-                                    4096, G_PRIORITY_DEFAULT, NULL,
-                                    drain_stderr, r);
-    g_subprocess_wait_async(r->qemu_proc, NULL, on_qemu_exit, r);
     g_timeout_add_seconds(1, on_tick, r);
     g_unix_signal_add(SIGINT, on_signal, r);
     g_unix_signal_add(SIGTERM, on_signal, r);
@@ -485,33 +816,19 @@ static int run_batch(Run *r)
          * rather than keep a halted QEMU forever. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != r->parent_pid) {
-            stop_qemu(r);
+            r->interrupted = TRUE;
         }
     }
-    g_main_loop_run(r->loop);
-
-    /* QEMU has exited, so QMP's stream ends: read how. */
-    if (g_strcmp0(guestctl_shutdown_reason(r->ctl), "guest-reset") == 0) {
-        g_autofree char *mark = run_record_reset(
-            &r->rec, "the guest reset itself: with panic=-1 a panic is a "
-                     "reset (its lines may be garbled on the console), and "
-                     "/init only ever powers off");
-
-        fprintf(r->console_log, "%s\n", mark);
+    start_next(r);
+    if (r->running) {
+        g_main_loop_run(r->loop);
     }
     fclose(r->console_log);
-    guestctl_free(r->ctl);
-    r->ctl = NULL;
-    {
-        g_autofree char *qmp = g_build_filename(r->sock_dir, "qmp.sock", NULL);
-        g_autofree char *port = g_build_filename(r->sock_dir, "ctl.sock", NULL);
-
-        g_unlink(qmp);
-        g_unlink(port);
-        g_rmdir(r->sock_dir);
+    recs = g_new(RunRecord *, r->vms->len);
+    for (guint i = 0; i < r->vms->len; i++) {
+        recs[i] = &((Vm *)g_ptr_array_index(r->vms, i))->rec;
     }
-    run_record_finish(&r->rec, r->rec.end_us);
-    return judge(r);
+    return judge(r, recs, r->vms->len);
 }
 
 int main(int argc, char **argv)
@@ -519,6 +836,7 @@ int main(int argc, char **argv)
     Run r = {
         .variant = g_strdup("base"),
         .release = g_strdup("unknown"),
+        .clock = g_strdup("auto"),
         .suite_timeout_s = 300,
         .boot_timeout_s = 60,
         .crash_grace_s = 5,
@@ -558,8 +876,20 @@ int main(int argc, char **argv)
          "boot nothing: judge this saved console.log and write the result "
          "files (into --results, else beside it); --suite is optional",
          "CONSOLE"},
-        {"verbose", 'v', 0, G_OPTION_ARG_NONE, &r.verbose, "echo the console",
-         NULL},
+        {"suites-meta", 0, 0, G_OPTION_ARG_FILENAME, &r.suites_meta,
+         "folder of the suites' NAME.qemu, NAME.append and NAME.vm "
+         "(images/suites)",
+         "DIR"},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &r.jobs,
+         "VMs to run at once, one per suite (default: the CPUs)", "N"},
+        {"clock", 0, 0, G_OPTION_ARG_STRING, &r.clock,
+         "auto: the virtual clock for suites whose NAME.vm asks for it; "
+         "real: never",
+         "auto|real"},
+        {"all", 0, 0, G_OPTION_ARG_NONE, &r.all,
+         "also run the tests the suites mark slow", NULL},
+        {"verbose", 'v', 0, G_OPTION_ARG_NONE, &r.verbose,
+         "echo the consoles (\"SUITE| line\" when several VMs run)", NULL},
         {NULL},
     };
     g_autoptr(GOptionContext) ctx =
@@ -568,6 +898,11 @@ int main(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         g_printerr("patchbay-run: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
+    if (!g_str_equal(r.clock, "auto") && !g_str_equal(r.clock, "real")) {
+        g_printerr("patchbay-run: --clock is auto or real, not '%s'\n",
+                   r.clock);
         return EXIT_INCOMPLETE;
     }
     if (r.parse) {

@@ -40,6 +40,14 @@ void run_record_clear(RunRecord *rec)
     g_clear_pointer(&rec->parser, ktap_parser_free);
     g_clear_pointer(&rec->scanner, crash_scanner_free);
     ktap_marks_clear(&rec->marks);
+    g_clear_pointer(&rec->vm_name, g_free);
+    g_clear_pointer(&rec->suites, g_strfreev);
+}
+
+void run_record_free(RunRecord *rec)
+{
+    run_record_clear(rec);
+    g_free(rec);
 }
 
 char *run_record_running(RunRecord *rec)
@@ -186,6 +194,111 @@ Verdict run_record_verdict(RunRecord *rec, const char *const *suites)
     return code;
 }
 
+Verdict run_records_verdict(RunRecord *const *recs, guint n)
+{
+    Verdict code = VERDICT_PASS;
+
+    for (guint i = 0; i < n; i++) {
+        const char *none[] = {NULL};
+
+        code = MAX(code, run_record_verdict(
+                             recs[i], recs[i]->suites
+                                          ? (const char *const *)recs[i]->suites
+                                          : none));
+    }
+    return code;
+}
+
+char *run_record_vm_mark(const RunRecord *rec)
+{
+    g_autofree char *suites =
+        rec->suites ? g_strjoinv(",", rec->suites) : g_strdup("");
+
+    return g_strdup_printf(RUN_VM_MARK "%s: suites=%s clock=%s", rec->vm_name,
+                           suites, rec->virtual_clock ? "virtual" : "real");
+}
+
+/* A VM mark's record, or NULL if line is not a well-formed mark. */
+static RunRecord *record_from_mark(const char *line)
+{
+    g_autofree char *name = NULL;
+    g_auto(GStrv) words = NULL;
+    const char *rest, *colon;
+    RunRecord *rec;
+
+    if (!g_str_has_prefix(line, RUN_VM_MARK)) {
+        return NULL;
+    }
+    rest = line + strlen(RUN_VM_MARK);
+    colon = strstr(rest, ": ");
+    if (!colon || colon == rest) {
+        return NULL;
+    }
+    name = g_strndup(rest, colon - rest);
+    words = g_strsplit(colon + 2, " ", -1);
+    rec = g_new0(RunRecord, 1);
+    run_record_init(rec, 0);
+    rec->vm_name = g_steal_pointer(&name);
+    for (guint i = 0; words[i]; i++) {
+        if (g_str_has_prefix(words[i], "suites=")) {
+            g_strfreev(rec->suites);
+            rec->suites = g_strsplit(words[i] + 7, ",", -1);
+        } else if (g_str_equal(words[i], "clock=virtual")) {
+            rec->virtual_clock = TRUE;
+        }
+    }
+    if (!rec->suites) {
+        rec->suites = g_new0(char *, 1);
+    }
+    return rec;
+}
+
+GPtrArray *run_records_parse(const char *const *lines)
+{
+    GPtrArray *recs =
+        g_ptr_array_new_with_free_func((GDestroyNotify)run_record_free);
+    g_autoptr(GHashTable) by_name = g_hash_table_new(g_str_hash, g_str_equal);
+
+    for (guint i = 0; lines[i]; i++) {
+        RunRecord *rec = record_from_mark(lines[i]);
+
+        if (rec) {
+            g_ptr_array_add(recs, rec);
+            g_hash_table_insert(by_name, rec->vm_name, rec);
+        }
+    }
+    if (recs->len == 0) {
+        RunRecord *rec = g_new0(RunRecord, 1);
+
+        run_record_init(rec, 0);
+        g_ptr_array_add(recs, rec);
+    }
+    for (guint i = 0; lines[i]; i++) {
+        const char *line = lines[i];
+        RunRecord *rec = g_ptr_array_index(recs, 0);
+
+        if (g_str_has_prefix(line, RUN_VM_MARK)) {
+            continue;
+        }
+        if (recs->len > 1) {
+            /* "NAME| line": a line without a known VM is no VM's */
+            const char *sep = strstr(line, RUN_VM_PREFIX);
+            g_autofree char *name = sep ? g_strndup(line, sep - line) : NULL;
+
+            rec = name ? g_hash_table_lookup(by_name, name) : NULL;
+            if (!rec) {
+                continue;
+            }
+            line = sep + strlen(RUN_VM_PREFIX);
+        }
+        run_record_feed(rec, line, 0);
+    }
+    for (guint i = 0; i < recs->len; i++) {
+        run_record_finish(g_ptr_array_index(recs, i), 0);
+    }
+    return recs;
+}
+
 static double seconds(gint64 us)
 {
     return (double)us / G_USEC_PER_SEC;
@@ -255,28 +368,44 @@ gboolean results_json_write(JsonBuilder *b, const char *path, GError **error)
     return g_file_set_contents(path, with_nl, -1, error);
 }
 
-static void build_summary(JsonBuilder *b, RunRecord *rec, Verdict verdict,
-                          const char *variant, const char *release)
+static gboolean is_slow_skip(const KtapTest *t)
+{
+    return t->result == KTAP_RESULT_SKIP && t->subtests->len == 0 &&
+           t->reason && g_str_has_prefix(t->reason, "slow");
+}
+
+static guint count_slow_skips(const KtapTest *t)
+{
+    guint n = is_slow_skip(t);
+
+    for (guint i = 0; i < t->subtests->len; i++) {
+        n += count_slow_skips(g_ptr_array_index(t->subtests, i));
+    }
+    return n;
+}
+
+guint run_records_slow_skipped(RunRecord *const *recs, guint n)
+{
+    guint slow = 0;
+
+    for (guint i = 0; i < n; i++) {
+        slow += count_slow_skips(ktap_parser_root(recs[i]->parser));
+    }
+    return slow;
+}
+
+/* QEMU start to the first KTAP line, 0 if unknown */
+static double boot_seconds(const RunRecord *rec)
+{
+    return rec->saw_ktap && rec->end_us
+               ? seconds(rec->first_ktap_us - rec->start_us)
+               : 0;
+}
+
+static void build_suites(JsonBuilder *b, RunRecord *rec)
 {
     KtapTest *root = ktap_parser_root(rec->parser);
-    GPtrArray *crashes = run_record_crashes(rec);
-    gboolean timed = rec->end_us != 0;
 
-    json_builder_begin_object(b);
-    results_json_add_string(b, "verdict", verdict_name(verdict));
-    results_json_add_string(b, "variant", variant);
-    results_json_add_string(b, "kernel", release);
-    /* A parsed console has no times: 0, and "parsed": true says why. */
-    results_json_add_double(b, "wall_s", seconds(rec->end_us - rec->start_us));
-    results_json_add_double(b, "boot_s",
-                            rec->saw_ktap && timed
-                                ? seconds(rec->first_ktap_us - rec->start_us)
-                                : 0);
-    if (!timed) {
-        results_json_add_bool(b, "parsed", TRUE);
-    }
-    json_builder_set_member_name(b, "suites");
-    json_builder_begin_object(b);
     for (guint i = 0; i < root->subtests->len; i++) {
         KtapTest *s = g_ptr_array_index(root->subtests, i);
         guint pass, fail, skip, none;
@@ -292,9 +421,30 @@ static void build_summary(JsonBuilder *b, RunRecord *rec, Verdict verdict,
                                 s->start_us ? seconds(end - s->start_us) : 0);
         json_builder_end_object(b);
     }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "crashes");
+}
+
+static void build_vm(JsonBuilder *b, RunRecord *rec)
+{
+    json_builder_begin_object(b);
+    results_json_add_string(b, "name", rec->vm_name);
+    json_builder_set_member_name(b, "suites");
     json_builder_begin_array(b);
+    for (guint i = 0; rec->suites && rec->suites[i]; i++) {
+        json_builder_add_string_value(b, rec->suites[i]);
+    }
+    json_builder_end_array(b);
+    results_json_add_string(b, "clock",
+                            rec->virtual_clock ? "virtual" : "real");
+    results_json_add_double(b, "boot_s", boot_seconds(rec));
+    results_json_add_double(b, "wall_s", seconds(rec->end_us - rec->start_us));
+    json_builder_end_object(b);
+}
+
+static void build_crashes(JsonBuilder *b, RunRecord *rec)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+    GPtrArray *crashes = run_record_crashes(rec);
+
     for (guint i = 0; i < crashes->len; i++) {
         CrashReport *c = g_ptr_array_index(crashes, i);
         g_autofree char *test = ktap_resolve_path(root, c->test);
@@ -305,11 +455,66 @@ static void build_summary(JsonBuilder *b, RunRecord *rec, Verdict verdict,
         results_json_add_string(b, "excerpt", c->excerpt);
         json_builder_end_object(b);
     }
+}
+
+static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
+                          guint jobs, Verdict verdict, const char *variant,
+                          const char *release)
+{
+    gint64 start_us = 0, end_us = 0;
+    double boot = 0;
+
+    /* The VMs overlap: the run lasts from the first start to the last end;
+     * its boot is the quickest VM's. */
+    for (guint i = 0; i < n; i++) {
+        if (recs[i]->start_us && (!start_us || recs[i]->start_us < start_us)) {
+            start_us = recs[i]->start_us;
+        }
+        end_us = MAX(end_us, recs[i]->end_us);
+        if (boot_seconds(recs[i]) && (!boot || boot_seconds(recs[i]) < boot)) {
+            boot = boot_seconds(recs[i]);
+        }
+    }
+    json_builder_begin_object(b);
+    results_json_add_string(b, "verdict", verdict_name(verdict));
+    results_json_add_string(b, "variant", variant);
+    results_json_add_string(b, "kernel", release);
+    /* A parsed console has no times: 0, and "parsed": true says why. */
+    results_json_add_double(b, "wall_s", seconds(end_us - start_us));
+    results_json_add_double(b, "boot_s", boot);
+    if (!end_us) {
+        results_json_add_bool(b, "parsed", TRUE);
+    }
+    if (jobs) {
+        results_json_add_int(b, "jobs", jobs);
+    }
+    json_builder_set_member_name(b, "suites");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < n; i++) {
+        build_suites(b, recs[i]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "vms");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < n; i++) {
+        build_vm(b, recs[i]);
+    }
+    json_builder_end_array(b);
+    results_json_add_int(b, "slow_skipped", run_records_slow_skipped(recs, n));
+    json_builder_set_member_name(b, "crashes");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < n; i++) {
+        build_crashes(b, recs[i]);
+    }
     json_builder_end_array(b);
     json_builder_set_member_name(b, "skips");
     json_builder_begin_array(b);
-    for (guint i = 0; i < root->subtests->len; i++) {
-        add_skips(b, g_ptr_array_index(root->subtests, i), "");
+    for (guint i = 0; i < n; i++) {
+        KtapTest *root = ktap_parser_root(recs[i]->parser);
+
+        for (guint j = 0; j < root->subtests->len; j++) {
+            add_skips(b, g_ptr_array_index(root->subtests, j), "");
+        }
     }
     json_builder_end_array(b);
     json_builder_end_object(b);
@@ -329,27 +534,32 @@ static void append_leaves(GString *out, KtapTest *t, const char *prefix)
     }
 }
 
-gboolean result_dir_write(const char *dir, RunRecord *rec, Verdict verdict,
-                          const char *variant, const char *release,
-                          GError **error)
+gboolean result_dir_write(const char *dir, RunRecord *const *recs, guint n,
+                          guint jobs, Verdict verdict, const char *variant,
+                          const char *release, GError **error)
 {
-    KtapTest *root = ktap_parser_root(rec->parser);
     g_autoptr(JsonBuilder) summary = json_builder_new();
     g_autofree char *summary_path = g_build_filename(dir, "summary.json", NULL);
     g_autofree char *junit_path = g_build_filename(dir, "junit.xml", NULL);
     g_autofree char *txt_path = g_build_filename(dir, "results.txt", NULL);
     g_autoptr(GString) leaves = g_string_new(NULL);
+    g_autofree KtapTest **roots = g_new(KtapTest *, n);
+    g_autofree GPtrArray **crashes = g_new(GPtrArray *, n);
 
-    build_summary(summary, rec, verdict, variant, release);
-    for (guint i = 0; i < root->subtests->len; i++) {
-        append_leaves(leaves, g_ptr_array_index(root->subtests, i), "");
+    build_summary(summary, recs, n, jobs, verdict, variant, release);
+    for (guint i = 0; i < n; i++) {
+        roots[i] = ktap_parser_root(recs[i]->parser);
+        crashes[i] = run_record_crashes(recs[i]);
+        for (guint j = 0; j < roots[i]->subtests->len; j++) {
+            append_leaves(leaves, g_ptr_array_index(roots[i]->subtests, j), "");
+        }
     }
-    return junit_write(junit_path, root, run_record_crashes(rec), error) &&
+    return junit_runs_write(junit_path, roots, crashes, n, error) &&
            results_json_write(summary, summary_path, error) &&
            g_file_set_contents(txt_path, leaves->str, leaves->len, error);
 }
 
-void run_record_print(RunRecord *rec)
+static void print_record(RunRecord *rec)
 {
     KtapTest *root = ktap_parser_root(rec->parser);
     GPtrArray *crashes = run_record_crashes(rec);
@@ -374,6 +584,20 @@ void run_record_print(RunRecord *rec)
         for (guint j = 0; lines[j] && j < 3; j++) {
             printf("    | %s\n", lines[j]);
         }
+    }
+}
+
+void run_record_print(RunRecord *const *recs, guint n)
+{
+    guint slow = run_records_slow_skipped(recs, n);
+
+    for (guint i = 0; i < n; i++) {
+        print_record(recs[i]);
+    }
+    if (slow) {
+        printf("  left out %u slow test%s (counted as skipped); "
+               "scripts/patchbay run --all runs %s\n",
+               slow, slow == 1 ? "" : "s", slow == 1 ? "it" : "them");
     }
 }
 

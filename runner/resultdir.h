@@ -46,6 +46,15 @@ typedef struct {
     gboolean saw_ktap;
     /* monotonic times; all 0 when parsing a saved console */
     gint64 start_us, first_ktap_us, first_crash_us, first_fatal_us, end_us;
+    /*
+     * The VM the console came from: its name (the prefix of its lines when
+     * a run has several VMs), the suites it was to run, its clock.  Set by
+     * the caller (run_records_parse from the console's VM marks); freed by
+     * run_record_clear.
+     */
+    char *vm_name;
+    char **suites;
+    gboolean virtual_clock;
 } RunRecord;
 
 void run_record_init(RunRecord *rec, gint64 start_us);
@@ -77,13 +86,36 @@ GPtrArray *run_record_crashes(RunRecord *rec);
 /* Judge the run of suites; explain a non-pass on stderr. */
 Verdict run_record_verdict(RunRecord *rec, const char *const *suites);
 
-/* Write summary.json, results.txt and junit.xml into dir. */
-gboolean result_dir_write(const char *dir, RunRecord *rec, Verdict verdict,
-                          const char *variant, const char *release,
-                          GError **error);
+/* The worst verdict of n consoles, each judged on its own rec->suites. */
+Verdict run_records_verdict(RunRecord *const *recs, guint n);
+
+/*
+ * A run of several VMs has one console.log: first one mark per VM
+ * (run_record_vm_mark), then every console line prefixed "NAME| " by the VM
+ * it came from, interleaved as they arrived.  A run of one VM has its mark
+ * and unprefixed lines; a console without marks (older runs) is one VM.
+ */
+#define RUN_VM_MARK   "patchbay-run: vm "
+#define RUN_VM_PREFIX "| "
+/* "patchbay-run: vm NAME: suites=a,b clock=virtual" (g_free) */
+char *run_record_vm_mark(const RunRecord *rec);
+/* Split a saved console into its VMs' records, each fed and finished
+ * (RunRecord *, freed with run_record_clear and g_free). */
+GPtrArray *run_records_parse(const char *const *lines);
+void run_record_free(RunRecord *rec);
+
+/* Write summary.json, results.txt and junit.xml into dir, for the n
+ * consoles of one run (jobs: the VMs run at once, 0 if unknown). */
+gboolean result_dir_write(const char *dir, RunRecord *const *recs, guint n,
+                          guint jobs, Verdict verdict, const char *variant,
+                          const char *release, GError **error);
+
+/* Leaf tests skipped as slow ("# SKIP slow: ...", /init without
+ * patchbay.slow=1). */
+guint run_records_slow_skipped(RunRecord *const *recs, guint n);
 
 /* The human summary on stdout: per suite counts, skips and crashes. */
-void run_record_print(RunRecord *rec);
+void run_record_print(RunRecord *const *recs, guint n);
 
 /*
  * JSON members for summary.json, compare.json and mutants.json: member:

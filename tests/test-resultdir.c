@@ -149,13 +149,14 @@ static void test_write_and_load(void)
     g_autoptr(RunResults) run = NULL;
     g_autofree char *txt = NULL;
     RunRecord rec;
+    RunRecord *recs[] = {&rec};
 
     run_record_init(&rec, 0);
     feed(&rec, passing);
     run_record_finish(&rec, 0);
     g_assert_cmpint(run_record_verdict(&rec, suites), ==, VERDICT_PASS);
-    g_assert_true(
-        result_dir_write(dir, &rec, VERDICT_PASS, "base", "6.12.118", &error));
+    g_assert_true(result_dir_write(dir, recs, 1, 0, VERDICT_PASS, "base",
+                                   "6.12.118", &error));
     g_assert_no_error(error);
     run_record_clear(&rec);
 
@@ -343,6 +344,97 @@ static void test_parse_cli(void)
     remove_tmp(dir);
 }
 
+/*
+ * Two VMs side by side: their marks, then their lines interleaved under
+ * their prefixes.  Each is judged on its own suites: the panic in "p" is
+ * pinned on p's test, "s" passes with its slow skip counted, and the run
+ * fails; a line of no known VM belongs to none.
+ */
+static const char *const two_vms[] = {
+    RUN_VM_MARK "s: suites=slowdemo clock=virtual",
+    RUN_VM_MARK "p: suites=harness-panic clock=real",
+    "s| KTAP version 1",
+    "p| KTAP version 1",
+    "p| 1..1",
+    "s| 1..1",
+    "s|   KTAP version 1",
+    "p|   KTAP version 1",
+    "p|   # Subtest: harness-panic",
+    "s|   # Subtest: slowdemo",
+    "s|   1..2",
+    "p|   1..1",
+    "p|     # Subtest: panic",
+    "s|   ok 1 quick",
+    "p| [    0.602616] patchbay-ktap: harness-panic/panic 0",
+    "p|     KTAP version 1",
+    "x| not ok 1 slowdemo",
+    "p|     1..2",
+    "s|   ok 2 rename_attack_test # SKIP slow: left out",
+    "p|     ok 1 before the crash",
+    "s| ok 1 slowdemo",
+    "p| [    0.602617] patchbay-ktap: harness-panic/panic 1",
+    "p| [    0.632504] Kernel panic - not syncing: sysrq triggered crash",
+    NULL,
+};
+
+static void test_two_vms(void)
+{
+    g_autoptr(GPtrArray) recs = run_records_parse(two_vms);
+    g_autofree char *dir = make_tmp();
+    g_autofree char *txt = NULL, *summary = NULL;
+    g_autoptr(GError) error = NULL;
+    RunRecord *s, *p;
+
+    g_assert_cmpuint(recs->len, ==, 2);
+    s = g_ptr_array_index(recs, 0);
+    p = g_ptr_array_index(recs, 1);
+    g_assert_cmpstr(s->vm_name, ==, "s");
+    g_assert_true(s->virtual_clock);
+    g_assert_false(p->virtual_clock);
+    g_assert_cmpstr(p->suites[0], ==, "harness-panic");
+    g_assert_cmpint(run_record_verdict(s, (const char *const *)s->suites), ==,
+                    VERDICT_PASS);
+    g_assert_cmpint(run_records_verdict((RunRecord *const *)recs->pdata, 2), ==,
+                    VERDICT_FAIL);
+    g_assert_cmpstr(only_crash(p)->test, ==, "harness-panic/panic/#2");
+    g_assert_cmpuint(run_record_crashes(s)->len, ==, 0);
+    g_assert_cmpuint(
+        run_records_slow_skipped((RunRecord *const *)recs->pdata, 2), ==, 1);
+    g_assert_true(result_dir_write(dir, (RunRecord *const *)recs->pdata, 2, 2,
+                                   VERDICT_FAIL, "base", "6.12.118", &error));
+    g_assert_no_error(error);
+    txt = read_file(dir, "results.txt");
+    g_assert_cmpstr(txt, ==,
+                    "pass\tslowdemo/quick\n"
+                    "skip\tslowdemo/rename_attack_test\n"
+                    "pass\tharness-panic/panic/before the crash\n"
+                    "none\tharness-panic/panic/#2 (missing)\n");
+    summary = read_file(dir, "summary.json");
+    g_assert_nonnull(strstr(summary, "\"slow_skipped\" : 1"));
+    g_assert_nonnull(strstr(summary, "\"clock\" : \"virtual\""));
+    g_assert_nonnull(strstr(summary, "\"jobs\" : 2"));
+    remove_tmp(dir);
+}
+
+/* One VM: its mark, no prefixes; the mark's line is no test output. */
+static void test_one_vm_mark(void)
+{
+    g_autoptr(GPtrArray) recs = NULL;
+    g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+    g_auto(GStrv) lines = NULL;
+    RunRecord *rec;
+
+    g_strv_builder_add(b, RUN_VM_MARK "demo: suites=demo,gone clock=real");
+    g_strv_builder_addv(b, (const char **)passing);
+    lines = g_strv_builder_end(b);
+    recs = run_records_parse((const char *const *)lines);
+    g_assert_cmpuint(recs->len, ==, 1);
+    rec = g_ptr_array_index(recs, 0);
+    g_assert_cmpstr(rec->vm_name, ==, "demo");
+    /* "gone" was to run and did not: the mark keeps that fact */
+    g_assert_cmpint(run_records_verdict(&rec, 1), ==, VERDICT_INCOMPLETE);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -354,5 +446,7 @@ int main(int argc, char **argv)
     g_test_add_func("/resultdir/reset-mark", test_reset_mark);
     g_test_add_func("/resultdir/incomplete", test_incomplete);
     g_test_add_func("/resultdir/parse-cli", test_parse_cli);
+    g_test_add_func("/resultdir/two-vms", test_two_vms);
+    g_test_add_func("/resultdir/one-vm-mark", test_one_vm_mark);
     return g_test_run();
 }

@@ -12,6 +12,9 @@
  *                         (default 300; 0 = never; /suites/NAME/timeout
  *                         overrides it per suite)
  *   patchbay.shell=1      start an interactive shell instead of the suites
+ *   patchbay.slow=1       also run the executables a suite lists in
+ *                         /suites/NAME/slow; without it they are reported
+ *                         "ok N NAME # SKIP slow: ..." (kunit's speed=slow)
  *
  * The kernel's configuration is made available to the tests as
  * KCONFIG_PATH (common/kconfig.h): from /proc/config.gz when the kernel has
@@ -57,6 +60,7 @@
 
 static char cmdline[4096];
 static int default_timeout_s = 300;
+static int run_slow;
 
 static void say(const char *fmt, ...)
 {
@@ -147,6 +151,26 @@ static int list_executables(const char *dir, char **names, int max)
     closedir(d);
     qsort(names, n, sizeof(*names), by_name);
     return n;
+}
+
+/* Is name a line of the suite's slow file (tests left out without --all)? */
+static int is_slow(const char *suite_dir, const char *name)
+{
+    char path[512], line[256];
+    int slow = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/slow", suite_dir);
+    f = fopen(path, "r");
+    if (!f) {
+        return 0;
+    }
+    while (!slow && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        slow = line[0] != '#' && strcmp(line, name) == 0;
+    }
+    fclose(f);
+    return slow;
 }
 
 static int suite_timeout(const char *suite_dir)
@@ -385,7 +409,13 @@ static int run_suite(const char *suite, int number)
     timeout_s = suite_timeout(dir);
     say("  KTAP version 1\n  # Subtest: %s\n  1..%d\n", suite, n);
     for (int i = 0; i < n; i++) {
-        failed += run_executable(dir, names[i], i + 1, timeout_s) != 0;
+        if (!run_slow && is_slow(dir, names[i])) {
+            say("  ok %d %s # SKIP slow: left out, scripts/patchbay run "
+                "--all runs it\n",
+                i + 1, names[i]);
+        } else {
+            failed += run_executable(dir, names[i], i + 1, timeout_s) != 0;
+        }
         free(names[i]);
     }
     say("%s %d %s # %d of %d failed, %.2f s\n", failed ? "not ok" : "ok",
@@ -588,6 +618,9 @@ int main(void)
 
     if (cmdline_get("patchbay.timeout", buf, sizeof(buf))) {
         default_timeout_s = atoi(buf);
+    }
+    if (cmdline_get("patchbay.slow", buf, sizeof(buf))) {
+        run_slow = atoi(buf);
     }
     if (cmdline_get("patchbay.shell", buf, sizeof(buf)) && atoi(buf)) {
         say("patchbay shell: Linux %s, %.2f s after boot\n"

@@ -257,12 +257,16 @@ static void attach_crash(Model *m, const KtapTest *root, CrashReport *report)
     g_ptr_array_add(c->crashes, report);
 }
 
-static void model_init(Model *m, KtapTest *root, GPtrArray *crash_reports)
+static void model_init(Model *m)
 {
     m->suites = g_ptr_array_new_with_free_func(suite_free);
     m->case_of_test = g_hash_table_new(NULL, NULL);
     m->suite_of_test = g_hash_table_new(NULL, NULL);
+}
 
+/* One console's tree and crashes (a run of several VMs has one per VM). */
+static void model_add_run(Model *m, KtapTest *root, GPtrArray *crash_reports)
+{
     for (guint i = 0; i < root->subtests->len; i++) {
         const KtapTest *t = g_ptr_array_index(root->subtests, i);
         Suite *suite = suite_add(m, t->name, t);
@@ -459,22 +463,34 @@ static void write_suite(GString *xml, const Suite *suite, Counts *total)
     g_string_append(xml, "  </testsuite>\n");
 }
 
-char *junit_to_string(KtapTest *root, GPtrArray *crash_reports)
+char *junit_runs_to_string(KtapTest *const *roots,
+                           GPtrArray *const *crash_reports, guint n)
 {
     Model model;
     Counts total = {0};
     GString *suites_xml = g_string_new(NULL);
     char time[G_ASCII_DTOSTR_BUF_SIZE];
+    gint64 start_us = 0, end_us = 0;
 
-    g_return_val_if_fail(root != NULL, NULL);
+    g_return_val_if_fail(roots != NULL && n > 0, NULL);
 
-    model_init(&model, root, crash_reports);
+    model_init(&model);
+    for (guint i = 0; i < n; i++) {
+        model_add_run(&model, roots[i],
+                      crash_reports ? crash_reports[i] : NULL);
+        /* the runs overlap: from the first start to the last end */
+        if (roots[i]->start_us &&
+            (!start_us || roots[i]->start_us < start_us)) {
+            start_us = roots[i]->start_us;
+        }
+        end_us = MAX(end_us, roots[i]->end_us);
+    }
     for (guint i = 0; i < model.suites->len; i++) {
         write_suite(suites_xml, g_ptr_array_index(model.suites, i), &total);
     }
     model_clear(&model);
 
-    format_seconds(time, root->start_us, root->end_us);
+    format_seconds(time, start_us, end_us);
     GString *xml = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     g_string_append_printf(xml,
                            "<testsuites tests=\"%u\" failures=\"%u\" "
@@ -487,12 +503,27 @@ char *junit_to_string(KtapTest *root, GPtrArray *crash_reports)
     return g_string_free(xml, FALSE);
 }
 
+char *junit_to_string(KtapTest *root, GPtrArray *crash_reports)
+{
+    g_return_val_if_fail(root != NULL, NULL);
+
+    return junit_runs_to_string(&root, &crash_reports, 1);
+}
+
+gboolean junit_runs_write(const char *path, KtapTest *const *roots,
+                          GPtrArray *const *crash_reports, guint n,
+                          GError **error)
+{
+    g_return_val_if_fail(path != NULL, FALSE);
+
+    g_autofree char *xml = junit_runs_to_string(roots, crash_reports, n);
+    return xml && g_file_set_contents(path, xml, -1, error);
+}
+
 gboolean junit_write(const char *path, KtapTest *root, GPtrArray *crash_reports,
                      GError **error)
 {
-    g_return_val_if_fail(path != NULL, FALSE);
     g_return_val_if_fail(root != NULL, FALSE);
 
-    g_autofree char *xml = junit_to_string(root, crash_reports);
-    return g_file_set_contents(path, xml, -1, error);
+    return junit_runs_write(path, &root, &crash_reports, 1, error);
 }

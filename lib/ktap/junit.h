@@ -28,4 +28,16 @@ gboolean junit_write(const char *path, KtapTest *root, GPtrArray *crash_reports,
 /* the same document as a string; g_free it */
 char *junit_to_string(KtapTest *root, GPtrArray *crash_reports);
 
+/*
+ * One document for the n consoles of a run of several VMs: the suites of
+ * roots[0], then of roots[1], ...; each crash of crash_reports[i] is filed
+ * within roots[i]; time from the earliest start to the latest end.
+ * crash_reports may be NULL.
+ */
+gboolean junit_runs_write(const char *path, KtapTest *const *roots,
+                          GPtrArray *const *crash_reports, guint n,
+                          GError **error);
+char *junit_runs_to_string(KtapTest *const *roots,
+                           GPtrArray *const *crash_reports, guint n);
+
 G_END_DECLS
