@@ -457,6 +457,36 @@ static void build_crashes(JsonBuilder *b, RunRecord *rec)
     }
 }
 
+static void build_skips(JsonBuilder *b, RunRecord *rec)
+{
+    KtapTest *root = ktap_parser_root(rec->parser);
+
+    for (guint i = 0; i < root->subtests->len; i++) {
+        add_skips(b, g_ptr_array_index(root->subtests, i), "");
+    }
+}
+
+/* member: an array (or object) of what fn adds for each console. */
+static void add_per_record(JsonBuilder *b, const char *member, gboolean array,
+                           RunRecord *const *recs, guint n,
+                           void (*fn)(JsonBuilder *b, RunRecord *rec))
+{
+    json_builder_set_member_name(b, member);
+    if (array) {
+        json_builder_begin_array(b);
+    } else {
+        json_builder_begin_object(b);
+    }
+    for (guint i = 0; i < n; i++) {
+        fn(b, recs[i]);
+    }
+    if (array) {
+        json_builder_end_array(b);
+    } else {
+        json_builder_end_object(b);
+    }
+}
+
 static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
                           guint jobs, Verdict verdict, const char *variant,
                           const char *release)
@@ -488,35 +518,11 @@ static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
     if (jobs) {
         results_json_add_int(b, "jobs", jobs);
     }
-    json_builder_set_member_name(b, "suites");
-    json_builder_begin_object(b);
-    for (guint i = 0; i < n; i++) {
-        build_suites(b, recs[i]);
-    }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "vms");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < n; i++) {
-        build_vm(b, recs[i]);
-    }
-    json_builder_end_array(b);
+    add_per_record(b, "suites", FALSE, recs, n, build_suites);
+    add_per_record(b, "vms", TRUE, recs, n, build_vm);
     results_json_add_int(b, "slow_skipped", run_records_slow_skipped(recs, n));
-    json_builder_set_member_name(b, "crashes");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < n; i++) {
-        build_crashes(b, recs[i]);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "skips");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < n; i++) {
-        KtapTest *root = ktap_parser_root(recs[i]->parser);
-
-        for (guint j = 0; j < root->subtests->len; j++) {
-            add_skips(b, g_ptr_array_index(root->subtests, j), "");
-        }
-    }
-    json_builder_end_array(b);
+    add_per_record(b, "crashes", TRUE, recs, n, build_crashes);
+    add_per_record(b, "skips", TRUE, recs, n, build_skips);
     json_builder_end_object(b);
 }
 
