@@ -161,14 +161,14 @@ apply_patches() {
     stage=$1 srcver=$2; shift 2
     for p in "$@"; do
         name=${p#"$PATCHBAY_ROOT"/}
-        if ! out=$(patch -p1 -F0 -N --no-backup-if-mismatch -d "$stage" -i "$p" 2>&1); then
-            printf '%s\n' "$out" >&2
+        if ! patch_log=$(patch -p1 -F0 -N --no-backup-if-mismatch -d "$stage" -i "$p" 2>&1); then
+            printf '%s\n' "$patch_log" >&2
             for rej in $(find "$stage" -name '*.rej'); do
                 printf -- '--- rejected hunk(s) in %s:\n' "${rej#"$stage"/}" >&2
                 cat "$rej" >&2
             done
             die "kernel patch $name$(patch_commit "$p") does not apply to linux-source-6.12 $srcver"
         fi
-        case $out in *fuzz*|*offset*) say "$name: $out" ;; esac
+        case $patch_log in *fuzz*|*offset*) say "$name: $patch_log" ;; esac
     done
 }
