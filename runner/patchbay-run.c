@@ -486,18 +486,12 @@ static gboolean suite_available(Run *r, const char *suite)
     return g_strv_contains((const char *const *)names, suite);
 }
 
-static double seconds(gint64 us)
-{
-    return (double)us / G_USEC_PER_SEC;
-}
-
 /* Judge, write the result files, print the report: the end of a live run
  * and of a parse alike. */
 static int judge(Run *r, RunRecord *const *recs, guint n)
 {
     g_autoptr(GError) error = NULL;
     Verdict code = run_records_verdict(recs, n);
-    gint64 start_us = 0, end_us = 0;
 
     for (guint i = 0; r->vms && i < r->vms->len; i++) {
         Vm *vm = g_ptr_array_index(r->vms, i);
@@ -509,10 +503,6 @@ static int judge(Run *r, RunRecord *const *recs, guint n)
                 g_printerr("%s", vm->qemu_stderr->str);
             }
         }
-        if (vm->started && (!start_us || vm->rec.start_us < start_us)) {
-            start_us = vm->rec.start_us;
-        }
-        end_us = MAX(end_us, vm->rec.end_us);
     }
     if (!result_dir_write(r->results, recs, n, r->parse ? 0 : r->jobs, code,
                           r->variant, r->release, &error)) {
@@ -529,7 +519,7 @@ static int judge(Run *r, RunRecord *const *recs, guint n)
         printf("patchbay: %s (variant %s, kernel %s) in %.1f s; results in "
                "%s\n",
                verdict_name(code), r->variant, r->release,
-               seconds(end_us - start_us), r->results);
+               run_records_wall_s(recs, n), r->results);
     }
     return code;
 }

@@ -487,19 +487,29 @@ static void add_per_record(JsonBuilder *b, const char *member, gboolean array,
     }
 }
 
-static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
-                          guint jobs, Verdict verdict, const char *variant,
-                          const char *release)
+double run_records_wall_s(RunRecord *const *recs, guint n)
 {
     gint64 start_us = 0, end_us = 0;
-    double boot = 0;
 
-    /* The VMs overlap: the run lasts from the first start to the last end;
-     * its boot is the quickest VM's. */
+    /* The VMs overlap: the run lasts from the first start to the last end. */
     for (guint i = 0; i < n; i++) {
         if (recs[i]->start_us && (!start_us || recs[i]->start_us < start_us)) {
             start_us = recs[i]->start_us;
         }
+        end_us = MAX(end_us, recs[i]->end_us);
+    }
+    return seconds(end_us - start_us);
+}
+
+static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
+                          guint jobs, Verdict verdict, const char *variant,
+                          const char *release)
+{
+    gint64 end_us = 0;
+    double boot = 0;
+
+    /* The run's boot is the quickest VM's. */
+    for (guint i = 0; i < n; i++) {
         end_us = MAX(end_us, recs[i]->end_us);
         if (boot_seconds(recs[i]) && (!boot || boot_seconds(recs[i]) < boot)) {
             boot = boot_seconds(recs[i]);
@@ -510,7 +520,7 @@ static void build_summary(JsonBuilder *b, RunRecord *const *recs, guint n,
     results_json_add_string(b, "variant", variant);
     results_json_add_string(b, "kernel", release);
     /* A parsed console has no times: 0, and "parsed": true says why. */
-    results_json_add_double(b, "wall_s", seconds(end_us - start_us));
+    results_json_add_double(b, "wall_s", run_records_wall_s(recs, n));
     results_json_add_double(b, "boot_s", boot);
     if (!end_us) {
         results_json_add_bool(b, "parsed", TRUE);

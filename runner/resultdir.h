@@ -110,6 +110,10 @@ gboolean result_dir_write(const char *dir, RunRecord *const *recs, guint n,
                           guint jobs, Verdict verdict, const char *variant,
                           const char *release, GError **error);
 
+/* Wall seconds from the first VM's start to the last one's end (0 for a
+ * parsed console). */
+double run_records_wall_s(RunRecord *const *recs, guint n);
+
 /* Leaf tests skipped as slow ("# SKIP slow: ...", /init without
  * patchbay.slow=1). */
 guint run_records_slow_skipped(RunRecord *const *recs, guint n);
