@@ -27,6 +27,9 @@ struct GuestCtlLines {
     GString *line;
     gsize max;
     gboolean overlong;
+    /* console mode: cut overlong lines with this mark; CR ends lines too */
+    char *cut_mark;
+    gboolean after_cr; /* the LF of a CR LF is no second line */
 };
 
 GuestCtlLines *guestctl_lines_new(gsize max)
@@ -38,11 +41,38 @@ GuestCtlLines *guestctl_lines_new(gsize max)
     return lines;
 }
 
+GuestCtlLines *guestctl_lines_new_console(gsize max, const char *cut_mark)
+{
+    GuestCtlLines *lines = guestctl_lines_new(max);
+
+    lines->cut_mark = g_strdup(cut_mark);
+    return lines;
+}
+
 void guestctl_lines_free(GuestCtlLines *lines)
 {
     if (lines) {
         g_string_free(lines->line, TRUE);
+        g_free(lines->cut_mark);
         g_free(lines);
+    }
+}
+
+static void end_line(GuestCtlLines *lines, GuestCtlLineFunc fn, gpointer data)
+{
+    /* a console line that was cut has been reported already */
+    if (!lines->overlong || !lines->cut_mark) {
+        fn(lines->overlong ? NULL : lines->line->str, data);
+    }
+    g_string_truncate(lines->line, 0);
+    lines->overlong = FALSE;
+}
+
+void guestctl_lines_flush(GuestCtlLines *lines, GuestCtlLineFunc fn,
+                          gpointer data)
+{
+    if (lines->line->len || lines->overlong) {
+        end_line(lines, fn, data);
     }
 }
 
@@ -55,14 +85,27 @@ void guestctl_lines_feed(GuestCtlLines *lines, const char *buf, gsize len,
                          GuestCtlLineFunc fn, gpointer data)
 {
     for (gsize i = 0; i < len; i++) {
-        if (buf[i] == '\n') {
-            fn(lines->overlong ? NULL : lines->line->str, data);
-            g_string_truncate(lines->line, 0);
-            lines->overlong = FALSE;
-        } else if (lines->line->len == lines->max) {
-            lines->overlong = TRUE;
-        } else if (!lines->overlong) {
+        gboolean after_cr = lines->after_cr;
+
+        lines->after_cr = FALSE;
+        if (buf[i] == '\n' && after_cr) {
+            continue;
+        }
+        if (buf[i] == '\n' || (buf[i] == '\r' && lines->cut_mark)) {
+            lines->after_cr = buf[i] == '\r';
+            end_line(lines, fn, data);
+        } else if (lines->overlong) {
+            continue; /* dropped up to the line's end */
+        } else if (lines->line->len < lines->max) {
             g_string_append_c(lines->line, buf[i]);
+        } else {
+            lines->overlong = TRUE;
+            if (lines->cut_mark) {
+                /* the console's head now, not when (if) its end comes */
+                g_string_append(lines->line, lines->cut_mark);
+                fn(lines->line->str, data);
+                g_string_truncate(lines->line, 0);
+            }
         }
     }
 }

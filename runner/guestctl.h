@@ -61,3 +61,14 @@ void guestctl_lines_feed(GuestCtlLines *lines, const char *buf, gsize len,
                          GuestCtlLineFunc fn, gpointer data);
 /* Bytes held for the current, unfinished line (at most max). */
 gsize guestctl_lines_pending(const GuestCtlLines *lines);
+/*
+ * The same splitter for the serial console (patchbay-run): a longer line is
+ * not dropped but cut, reported at once as its first max bytes followed by
+ * cut_mark (KTAP_LIMIT_LINE_CUT), its other bytes dropped up to its end;
+ * "\n", "\r" and "\r\n" each end a line, as G_DATA_STREAM_NEWLINE_TYPE_ANY
+ * does.
+ */
+GuestCtlLines *guestctl_lines_new_console(gsize max, const char *cut_mark);
+/* End of stream: report the unfinished line, if any. */
+void guestctl_lines_flush(GuestCtlLines *lines, GuestCtlLineFunc fn,
+                          gpointer data);

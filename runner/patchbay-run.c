@@ -27,7 +27,14 @@
 #include <json-glib/json-glib.h>
 
 #include "guestctl.h"
+#include "ktaplimits.h"
 #include "resultdir.h"
+
+/*
+ * --parse reads lines a little longer than the live reader keeps them: a
+ * saved line has the live reader's cut mark and its VM's "NAME| " on top.
+ */
+#define PARSE_LINE_MAX (KTAP_LIMIT_LINE + 1024)
 
 enum {
     EXIT_PASS = VERDICT_PASS,
@@ -45,7 +52,9 @@ typedef struct {
     GPtrArray *qemu_args; /* the suites' hardware (images/suites/NAME.qemu) */
     GPtrArray *append;    /* their kernel arguments (NAME.append) */
     GSubprocess *qemu_proc;
-    GDataInputStream *console;
+    GInputStream *console;        /* QEMU's stdout, borrowed */
+    GuestCtlLines *console_lines; /* bounded: KTAP_LIMIT_LINE */
+    char console_chunk[16384];
     Watchdog watchdog;
     gboolean started, qemu_exited, killed, console_eof, finished;
     int qemu_status;
@@ -59,7 +68,7 @@ struct Run {
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
     char *gdb_socket, *parse, *suites_meta, *clock;
     char **suites, **qemu_args, **append;
-    int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs;
+    int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs, deadline_s;
     gboolean verbose, interactive, all;
 
     /* run state */
@@ -69,6 +78,8 @@ struct Run {
     GPtrArray *todo; /* Vm * not started yet, the next one first */
     guint running;
     gboolean interrupted;
+    gint64 deadline_us; /* the whole run's, monotonic; 0: none */
+    gboolean deadline_hit;
     pid_t parent_pid;
 };
 
@@ -103,12 +114,23 @@ static void log_line(Vm *vm, const char *line, gboolean echo)
 static void on_line(Vm *vm, const char *line)
 {
     gint64 t = now_us();
-    CrashReport *c;
+    gboolean was_limited = vm->rec.limited;
+    CrashReport *c = NULL;
 
-    log_line(vm, line, vm->run->verbose);
-    c = run_record_feed(&vm->rec, line, t);
-    watchdog_kick(&vm->watchdog, t);
-    if (c) {
+    /* past a limit nothing more is kept or judged (--parse does the same) */
+    if (run_record_keep(&vm->rec, line)) {
+        log_line(vm, line, vm->run->verbose);
+        c = run_record_feed(&vm->rec, line, t);
+        watchdog_kick(&vm->watchdog, t);
+    }
+    if (vm->rec.limited && !was_limited) {
+        GPtrArray *reports = run_record_crashes(&vm->rec);
+        CrashReport *limit = g_ptr_array_index(reports, reports->len - 1);
+
+        g_printerr("patchbay: %s (%s) during %s; stopping QEMU\n",
+                   limit->excerpt, vm->rec.vm_name, limit->test);
+        stop_qemu(vm);
+    } else if (c) {
         g_printerr("patchbay: kernel %s during %s\n", c->kind, c->test);
     }
 }
@@ -123,30 +145,43 @@ static void record_hang(Vm *vm, const char *why)
 
 static void vm_maybe_done(Vm *vm);
 
-static void on_console_line(GObject *src, GAsyncResult *res, gpointer data)
+/* One line from the bounded reader: at most KTAP_LIMIT_LINE bytes and the
+ * cut mark. */
+static void on_console_line(const char *line, gpointer data)
 {
     Vm *vm = data;
-    g_autoptr(GError) error = NULL;
-    gsize len;
-    g_autofree char *line = g_data_input_stream_read_line_finish_utf8(
-        G_DATA_INPUT_STREAM(src), res, &len, &error);
+    /* garbage on the serial line: console.log and summary.json are UTF-8 */
+    g_autofree char *text = g_utf8_validate(line, -1, NULL)
+                                ? g_strdup(line)
+                                : g_utf8_make_valid(line, -1);
 
-    if (!line && error &&
-        g_error_matches(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA)) {
-        /* Not UTF-8 (garbage on the serial line): keep going. */
-        g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT,
-                                            NULL, on_console_line, vm);
-        return;
-    }
-    if (!line) {
+    g_strchomp(text);
+    on_line(vm, text);
+}
+
+static void read_console(Vm *vm);
+
+static void on_console_data(GObject *src, GAsyncResult *res, gpointer data)
+{
+    Vm *vm = data;
+    gssize n = g_input_stream_read_finish(G_INPUT_STREAM(src), res, NULL);
+
+    if (n <= 0) {
+        guestctl_lines_flush(vm->console_lines, on_console_line, vm);
         vm->console_eof = TRUE;
         vm_maybe_done(vm);
         return;
     }
-    g_strchomp(line);
-    on_line(vm, line);
-    g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT, NULL,
-                                        on_console_line, vm);
+    guestctl_lines_feed(vm->console_lines, vm->console_chunk, n,
+                        on_console_line, vm);
+    read_console(vm);
+}
+
+static void read_console(Vm *vm)
+{
+    g_input_stream_read_async(vm->console, vm->console_chunk,
+                              sizeof(vm->console_chunk), G_PRIORITY_DEFAULT,
+                              NULL, on_console_data, vm);
 }
 
 static void on_qemu_exit(GObject *src, GAsyncResult *res, gpointer data)
@@ -202,11 +237,39 @@ static void check_vm(Vm *vm, gint64 t)
     }
 }
 
+/*
+ * The whole run's deadline passed: a guest that chatters forever (and so
+ * never trips the silence watchdog) still ends.  Every VM not done gets a
+ * hang, those not started too, and none starts any more.
+ */
+static void deadline_reached(Run *r)
+{
+    g_autofree char *why = g_strdup_printf(
+        "the run's deadline of %d s (--deadline) passed", r->deadline_s);
+
+    g_printerr("patchbay: hang: %s; stopping QEMU\n", why);
+    r->deadline_hit = TRUE;
+    r->interrupted = TRUE;
+    for (guint i = 0; i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+
+        if (!vm->finished && !vm->qemu_exited) {
+            record_hang(vm, why);
+            stop_qemu(vm);
+        }
+    }
+}
+
 /* Once a second. */
 static gboolean on_tick(gpointer data)
 {
     Run *r = data;
     gint64 t = now_us();
+
+    if (r->deadline_us && !r->gdb_socket && !r->deadline_hit &&
+        t > r->deadline_us) {
+        deadline_reached(r);
+    }
 
     for (guint i = 0; i < r->vms->len; i++) {
         check_vm(g_ptr_array_index(r->vms, i), t);
@@ -440,7 +503,7 @@ static void vm_free(gpointer data)
     run_record_clear(&vm->rec);
     g_ptr_array_unref(vm->qemu_args);
     g_ptr_array_unref(vm->append);
-    g_clear_object(&vm->console);
+    guestctl_lines_free(vm->console_lines);
     g_clear_object(&vm->qemu_proc);
     g_string_free(vm->qemu_stderr, TRUE);
     g_free(vm->sock_dir);
@@ -538,15 +601,51 @@ static char **console_suites(RunRecord *rec)
     return g_strv_builder_end(names);
 }
 
+static void add_console_line(const char *line, gpointer data)
+{
+    g_ptr_array_add(data, g_strdup(line));
+}
+
+/*
+ * A saved console's lines (NULL-terminated), through the live run's bounded
+ * reader: a line no live run could have written is cut as it would have
+ * been, and the rest of the limits apply as the lines are judged.
+ */
+static GPtrArray *read_console_file(const char *path, GError **error)
+{
+    g_autoptr(GFile) file = g_file_new_for_path(path);
+    g_autoptr(GFileInputStream) in = g_file_read(file, NULL, error);
+    g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+    GuestCtlLines *splitter;
+    char chunk[65536];
+    gssize n;
+
+    if (!in) {
+        return NULL;
+    }
+    splitter = guestctl_lines_new_console(PARSE_LINE_MAX, KTAP_LIMIT_LINE_CUT);
+    while ((n = g_input_stream_read(G_INPUT_STREAM(in), chunk, sizeof(chunk),
+                                    NULL, error)) > 0) {
+        guestctl_lines_feed(splitter, chunk, n, add_console_line, lines);
+    }
+    guestctl_lines_flush(splitter, add_console_line, lines);
+    guestctl_lines_free(splitter);
+    if (n < 0) {
+        return NULL;
+    }
+    g_ptr_array_add(lines, NULL);
+    return g_steal_pointer(&lines);
+}
+
 /* Judge a saved console.log, as the live run would have. */
 static int run_parse(Run *r)
 {
-    g_autofree char *text = NULL;
-    g_auto(GStrv) lines = NULL;
+    g_autoptr(GPtrArray) lines = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(GPtrArray) recs = NULL;
 
-    if (!g_file_get_contents(r->parse, &text, NULL, &error)) {
+    lines = read_console_file(r->parse, &error);
+    if (!lines) {
         g_printerr("patchbay: %s\n", error->message);
         return EXIT_INCOMPLETE;
     }
@@ -558,17 +657,8 @@ static int run_parse(Run *r)
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
     }
-    lines = g_strsplit(text, "\n", -1);
-    {
-        guint n = g_strv_length(lines);
-
-        if (n && !*lines[n - 1]) {
-            g_free(lines[n - 1]); /* the empty string after the final newline */
-            lines[n - 1] = NULL;
-        }
-    }
     /* No clock: every time is 0, and the summary says "parsed". */
-    recs = run_records_parse((const char *const *)lines);
+    recs = run_records_parse((const char *const *)lines->pdata);
     if (recs->len == 1) {
         RunRecord *rec = g_ptr_array_index(recs, 0);
 
@@ -583,8 +673,9 @@ static int run_parse(Run *r)
     }
     if (g_str_equal(r->release, "unknown")) {
         /* /init's greeting: "# patchbay init: Linux 6.12.118 #5 SMP ..." */
-        for (guint i = 0; lines[i]; i++) {
-            const char *greeting = strstr(lines[i], "# patchbay init: Linux ");
+        for (guint i = 0; i + 1 < lines->len; i++) {
+            const char *greeting =
+                strstr(g_ptr_array_index(lines, i), "# patchbay init: Linux ");
 
             if (greeting) {
                 g_free(r->release);
@@ -659,12 +750,12 @@ static gboolean start_vm(Vm *vm, GError **error)
                    vm->rec.vm_name, (*error)->message);
         g_clear_error(error);
     }
-    vm->console =
-        g_data_input_stream_new(g_subprocess_get_stdout_pipe(vm->qemu_proc));
-    g_data_input_stream_set_newline_type(vm->console,
-                                         G_DATA_STREAM_NEWLINE_TYPE_ANY);
-    g_data_input_stream_read_line_async(vm->console, G_PRIORITY_DEFAULT, NULL,
-                                        on_console_line, vm);
+    /* bounded, unlike g_data_input_stream_read_line: a guest that never
+     * ends its line must not make us hold it whole */
+    vm->console = g_subprocess_get_stdout_pipe(vm->qemu_proc);
+    vm->console_lines =
+        guestctl_lines_new_console(KTAP_LIMIT_LINE, KTAP_LIMIT_LINE_CUT);
+    read_console(vm);
     g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(vm->qemu_proc),
                                     4096, G_PRIORITY_DEFAULT, NULL,
                                     drain_stderr, vm);
@@ -793,6 +884,19 @@ static int run_batch(Run *r)
         g_autofree char *mark = run_record_vm_mark(&vm->rec);
 
         fprintf(r->console_log, "%s\n", mark);
+        /* "NAME| " counts against the VM's KTAP_LIMIT_CONSOLE (log_line) */
+        if (r->vms->len > 1) {
+            vm->rec.line_prefix_len =
+                strlen(vm->rec.vm_name) + strlen(RUN_VM_PREFIX);
+        }
+    }
+    if (r->deadline_s < 0) {
+        /* every suite may take its silence timeout, one after another */
+        r->deadline_s = r->boot_timeout_s +
+                        r->suite_timeout_s * (int)g_strv_length(r->suites);
+    }
+    if (r->deadline_s > 0) {
+        r->deadline_us = now_us() + (gint64)r->deadline_s * G_USEC_PER_SEC;
     }
     r->todo = g_ptr_array_copy(r->vms, NULL, NULL);
     g_ptr_array_sort(r->todo, by_cost_desc); /* stable: else suite order */
@@ -830,6 +934,7 @@ int main(int argc, char **argv)
         .suite_timeout_s = 300,
         .boot_timeout_s = 60,
         .crash_grace_s = 5,
+        .deadline_s = -1,
     };
     g_autoptr(GError) error = NULL;
     GOptionEntry entries[] = {
@@ -852,6 +957,11 @@ int main(int argc, char **argv)
          "seconds of console silence that count as a hang (300)", "S"},
         {"boot-timeout", 0, 0, G_OPTION_ARG_INT, &r.boot_timeout_s,
          "seconds until /init must have started (60)", "S"},
+        {"deadline", 0, 0, G_OPTION_ARG_INT, &r.deadline_s,
+         "seconds the whole run may take, however much the guests print; "
+         "past it every unfinished VM counts as hung (default: "
+         "--boot-timeout + --timeout x the number of suites; 0: none)",
+         "S"},
         {"qemu-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.qemu_args,
          "extra QEMU argument (repeatable)", "ARG"},
         {"append", 0, 0, G_OPTION_ARG_STRING_ARRAY, &r.append,

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "junit.h"
+#include "ktaplimits.h"
 #include "resultdir.h"
 
 /* The runner's own lines in console.log (run_record_hang, _reset). */
@@ -62,12 +63,48 @@ GPtrArray *run_record_crashes(RunRecord *rec)
     return crash_scanner_reports(rec->scanner);
 }
 
-static void add_report(RunRecord *rec, const char *kind, const char *why)
+static CrashReport *add_report(RunRecord *rec, const char *kind,
+                               const char *why)
 {
     /* Before /init there is no test to blame (nor marks to trust). */
     g_autofree char *running = rec->saw_ktap ? run_record_running(rec) : NULL;
+    GPtrArray *reports = crash_scanner_reports(rec->scanner);
 
     crash_scanner_add_report(rec->scanner, kind, running, why);
+    return g_ptr_array_index(reports, reports->len - 1);
+}
+
+/* The console passed a limit: fail the run, believe nothing more. */
+static CrashReport *add_limit(RunRecord *rec, const char *why, gint64 now_us)
+{
+    rec->limited = TRUE;
+    if (!rec->first_crash_us) {
+        rec->first_crash_us = now_us;
+    }
+    if (!rec->first_fatal_us) {
+        rec->first_fatal_us = now_us;
+    }
+    return add_report(rec, "limit", why);
+}
+
+gboolean run_record_keep(RunRecord *rec, const char *line)
+{
+    gsize bytes = rec->line_prefix_len + strlen(line) + 1;
+
+    /* the runner's own lines (its decisions) are not the guest's output */
+    if (g_str_has_prefix(line, HANG_MARK) ||
+        g_str_has_prefix(line, RESET_MARK)) {
+        return TRUE;
+    }
+    if (rec->limited) {
+        return FALSE;
+    }
+    if (rec->console_bytes + bytes > KTAP_LIMIT_CONSOLE) {
+        add_limit(rec, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_CONSOLE, "bytes"), 0);
+        return FALSE;
+    }
+    rec->console_bytes += bytes;
+    return TRUE;
 }
 
 char *run_record_hang(RunRecord *rec, const char *why)
@@ -114,6 +151,9 @@ CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us)
         g_free(run_record_reset(rec, line + strlen(RESET_MARK)));
         return NULL;
     }
+    if (rec->limited) {
+        return NULL;
+    }
     /* The test running before this line: a report starts on this line. */
     {
         g_autofree char *parsed = ktap_parser_running(rec->parser);
@@ -127,6 +167,17 @@ CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us)
     }
     crash_scanner_feed(rec->scanner, line, running);
     ktap_parser_feed(rec->parser, line, now_us);
+    if (ktap_parser_limit(rec->parser)) {
+        return add_limit(rec, ktap_parser_limit(rec->parser), now_us);
+    }
+    if (crash_scanner_limit(rec->scanner)) {
+        return add_limit(rec, crash_scanner_limit(rec->scanner), now_us);
+    }
+    if (g_str_has_suffix(line, KTAP_LIMIT_LINE_CUT)) {
+        /* the reader cut it (patchbay-run's console reader) */
+        return add_limit(rec, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_LINE, "bytes"),
+                         now_us);
+    }
     if (reports->len > reports_before) {
         CrashReport *c = g_ptr_array_index(reports, reports_before);
 
@@ -145,6 +196,10 @@ void run_record_finish(RunRecord *rec, gint64 end_us)
 {
     rec->end_us = end_us;
     ktap_parser_finish(rec->parser, end_us);
+    /* a plan that promised more missing tests than the limit allows */
+    if (!rec->limited && ktap_parser_limit(rec->parser)) {
+        add_limit(rec, ktap_parser_limit(rec->parser), end_us);
+    }
 }
 
 static KtapTest *find_suite(KtapTest *root, const char *name)
@@ -273,6 +328,11 @@ GPtrArray *run_records_parse(const char *const *lines)
         run_record_init(rec, 0);
         g_ptr_array_add(recs, rec);
     }
+    for (guint i = 0; recs->len > 1 && i < recs->len; i++) {
+        RunRecord *rec = g_ptr_array_index(recs, i);
+
+        rec->line_prefix_len = strlen(rec->vm_name) + strlen(RUN_VM_PREFIX);
+    }
     for (guint i = 0; lines[i]; i++) {
         const char *line = lines[i];
         RunRecord *rec = g_ptr_array_index(recs, 0);
@@ -291,7 +351,10 @@ GPtrArray *run_records_parse(const char *const *lines)
             }
             line = sep + strlen(RUN_VM_PREFIX);
         }
-        run_record_feed(rec, line, 0);
+        /* the limits the live run applied, at the same line */
+        if (run_record_keep(rec, line)) {
+            run_record_feed(rec, line, 0);
+        }
     }
     for (guint i = 0; i < recs->len; i++) {
         run_record_finish(g_ptr_array_index(recs, i), 0);
@@ -444,10 +507,11 @@ static void build_crashes(JsonBuilder *b, RunRecord *rec)
 {
     KtapTest *root = ktap_parser_root(rec->parser);
     GPtrArray *crashes = run_record_crashes(rec);
+    g_autoptr(KtapIndex) index = ktap_index_new(root);
 
     for (guint i = 0; i < crashes->len; i++) {
         CrashReport *c = g_ptr_array_index(crashes, i);
-        g_autofree char *test = ktap_resolve_path(root, c->test);
+        g_autofree char *test = ktap_index_resolve_path(index, root, c->test);
 
         json_builder_begin_object(b);
         results_json_add_string(b, "kind", c->kind);
@@ -579,6 +643,7 @@ static void print_record(RunRecord *rec)
 {
     KtapTest *root = ktap_parser_root(rec->parser);
     GPtrArray *crashes = run_record_crashes(rec);
+    g_autoptr(KtapIndex) index = ktap_index_new(root);
 
     for (guint i = 0; i < root->subtests->len; i++) {
         KtapTest *s = g_ptr_array_index(root->subtests, i);
@@ -594,7 +659,7 @@ static void print_record(RunRecord *rec)
     for (guint i = 0; i < crashes->len; i++) {
         CrashReport *c = g_ptr_array_index(crashes, i);
         g_auto(GStrv) lines = g_strsplit(c->excerpt, "\n", 4);
-        g_autofree char *test = ktap_resolve_path(root, c->test);
+        g_autofree char *test = ktap_index_resolve_path(index, root, c->test);
 
         printf("  crash: %s during %s\n", c->kind, test);
         for (guint j = 0; lines[j] && j < 3; j++) {

@@ -55,13 +55,34 @@ typedef struct {
     char *vm_name;
     char **suites;
     gboolean virtual_clock;
+    /*
+     * Limits (ktaplimits.h): console.log's bytes of this VM so far, what
+     * its "NAME| " prefix adds to each line (0 for a run of one VM), and
+     * whether a limit report ended the judging.
+     */
+    gsize console_bytes, line_prefix_len;
+    gboolean limited;
 } RunRecord;
 
 void run_record_init(RunRecord *rec, gint64 start_us);
 void run_record_clear(RunRecord *rec);
 
-/* One console line, without its newline.  Returns the crash report this
- * line started, or NULL. */
+/*
+ * Whether console.log keeps this line: FALSE once the record is limited,
+ * or when the line would take this VM's console past KTAP_LIMIT_CONSOLE
+ * (then the record gets its "limit" report).  The runner asks before it
+ * logs and feeds a line, and a parse before it feeds one, so both stop at
+ * the same line.
+ */
+gboolean run_record_keep(RunRecord *rec, const char *line);
+
+/*
+ * One console line, without its newline.  Returns the crash report this
+ * line started, or NULL.  Past a limit of ktaplimits.h (tests, depth, path,
+ * crash reports, or a line that ends with KTAP_LIMIT_LINE_CUT) it adds a
+ * "limit" report, returns it and sets rec->limited: later lines are
+ * ignored, except the runner's own hang and reset marks.
+ */
 CrashReport *run_record_feed(RunRecord *rec, const char *line, gint64 now_us);
 
 /* The test to pin a crash on now (g_free), or NULL. */

@@ -10,6 +10,8 @@
 
 #include <glib/gstdio.h>
 
+#include "guestctl.h"
+#include "ktaplimits.h"
 #include "resultdir.h"
 
 static const char *const passing[] = {
@@ -435,6 +437,171 @@ static void test_one_vm_mark(void)
     g_assert_cmpint(run_records_verdict(&rec, 1), ==, VERDICT_INCOMPLETE);
 }
 
+/*
+ * Past a limit the run fails with a "limit" report, and what came before
+ * it is kept: results.txt, summary.json and junit.xml still have it.
+ */
+static void test_limit_fails_keeps_results(void)
+{
+    RunRecord rec;
+    const char *none[] = {NULL};
+    g_autofree char *dir = make_tmp();
+    g_autofree char *name = g_strnfill(KTAP_LIMIT_PATH + 1, 'n');
+    g_autofree char *subtest = g_strdup_printf("  # Subtest: %s", name);
+    g_autofree char *txt = NULL, *summary = NULL, *junit = NULL;
+    g_autoptr(GError) error = NULL;
+    RunRecord *recs[] = {&rec};
+    CrashReport *limit;
+
+    run_record_init(&rec, 0);
+    /* the passing console but its last line, then a second suite */
+    for (guint i = 0; passing[i + 1]; i++) {
+        g_assert_true(run_record_keep(&rec, passing[i]));
+        g_assert_null(run_record_feed(&rec, passing[i], 0));
+    }
+    run_record_feed(&rec, "ok 1 demo", 0);
+    run_record_feed(&rec, "  KTAP version 1", 0);
+    limit = run_record_feed(&rec, subtest, 0);
+    g_assert_nonnull(limit);
+    g_assert_cmpstr(limit->kind, ==, "limit");
+    g_assert_true(g_str_has_prefix(
+        limit->excerpt, "guest output exceeded KTAP_LIMIT_PATH (1024 bytes)"));
+    g_assert_true(rec.limited);
+    /* nothing more is kept or judged */
+    g_assert_false(run_record_keep(&rec, "  ok 1 later"));
+    g_assert_null(run_record_feed(&rec, "[    1.000000] Kernel panic - x", 0));
+    run_record_finish(&rec, 0);
+    g_assert_cmpuint(run_record_crashes(&rec)->len, ==, 1);
+    g_assert_cmpint(run_record_verdict(&rec, none), ==, VERDICT_FAIL);
+    {
+        const char *demo[] = {"demo", NULL};
+
+        g_assert_cmpint(run_record_verdict(&rec, demo), ==, VERDICT_FAIL);
+    }
+    g_assert_true(result_dir_write(dir, recs, 1, 0, VERDICT_FAIL, "base",
+                                   "6.12.118", &error));
+    g_assert_no_error(error);
+    txt = read_file(dir, "results.txt");
+    g_assert_true(g_str_has_prefix(txt, "pass\tdemo/first\n"
+                                        "skip\tdemo/second\n"));
+    summary = read_file(dir, "summary.json");
+    g_assert_nonnull(strstr(summary, "\"kind\" : \"limit\""));
+    g_assert_nonnull(strstr(summary, "guest output exceeded KTAP_LIMIT_PATH"));
+    junit = read_file(dir, "junit.xml");
+    g_assert_nonnull(strstr(junit, "type=\"limit\""));
+    /* the name is refused: only the limit's excerpt (the last lines) has it */
+    g_assert_nonnull(strstr(junit, name));
+    g_assert_null(strstr(strstr(junit, name) + 1, name));
+    run_record_clear(&rec);
+    remove_tmp(dir);
+}
+
+/* One VM's share of console.log stops at KTAP_LIMIT_CONSOLE. */
+static void test_console_limit(void)
+{
+    RunRecord rec;
+    g_autofree char *line = g_strnfill(KTAP_LIMIT_LINE, 'x');
+    guint kept = 0;
+
+    run_record_init(&rec, 0);
+    feed(&rec, passing);
+    while (run_record_keep(&rec, line)) {
+        run_record_feed(&rec, line, 0);
+        kept++;
+        g_assert_cmpuint(kept, <, 1000);
+    }
+    g_assert_cmpuint(rec.console_bytes, <=, KTAP_LIMIT_CONSOLE);
+    g_assert_true(rec.limited);
+    g_assert_cmpstr(only_crash(&rec)->kind, ==, "limit");
+    g_assert_true(g_str_has_prefix(only_crash(&rec)->excerpt,
+                                   "guest output exceeded KTAP_LIMIT_CONSOLE"));
+    run_record_finish(&rec, 0);
+    g_assert_cmpint(run_record_verdict(&rec, (const char *[]){"demo", NULL}),
+                    ==, VERDICT_FAIL);
+    run_record_clear(&rec);
+}
+
+static void collect_line(const char *line, gpointer data)
+{
+    g_ptr_array_add(data, g_strdup(line));
+}
+
+/*
+ * The console reader: 8 MiB without a newline is never held whole; its
+ * head comes out at once, cut and marked, the rest up to its end is
+ * dropped, and the lines after it are whole.  CR, LF and CR LF end lines.
+ */
+static void test_bounded_reader(void)
+{
+    g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func(g_free);
+    GuestCtlLines *lines =
+        guestctl_lines_new_console(KTAP_LIMIT_LINE, KTAP_LIMIT_LINE_CUT);
+    g_autofree char *chunk = g_strnfill(64 * 1024, 'x');
+    g_autofree char *head = NULL;
+
+    guestctl_lines_feed(lines, "ok 1 a\r\nok 2 b\rok 3 c\n", 22, collect_line,
+                        got);
+    g_assert_cmpuint(got->len, ==, 3);
+    g_assert_cmpstr(got->pdata[1], ==, "ok 2 b");
+    for (guint i = 0; i < 8 * 1024 * 1024 / (64 * 1024); i++) {
+        guestctl_lines_feed(lines, chunk, 64 * 1024, collect_line, got);
+        g_assert_cmpuint(guestctl_lines_pending(lines), <=, KTAP_LIMIT_LINE);
+    }
+    g_assert_cmpuint(got->len, ==, 4);
+    head = g_strconcat(chunk, KTAP_LIMIT_LINE_CUT, NULL);
+    g_assert_cmpstr(got->pdata[3], ==, head);
+    guestctl_lines_feed(lines, "tail\nok 4 d\npartial", 20, collect_line, got);
+    g_assert_cmpuint(got->len, ==, 5);
+    g_assert_cmpstr(got->pdata[4], ==, "ok 4 d");
+    guestctl_lines_flush(lines, collect_line, got);
+    g_assert_cmpstr(got->pdata[5], ==, "partial");
+    guestctl_lines_free(lines);
+}
+
+/* patchbay-run --parse on what a live run would have cut: the same limit,
+ * the same verdict, and the results before it. */
+static void test_parse_cli_long_line(void)
+{
+    const char *run = g_getenv("PATCHBAY_RUN");
+    g_autofree char *dir = make_tmp();
+    g_autofree char *console = g_build_filename(dir, "console.log", NULL);
+    g_autoptr(GString) text = g_string_new(NULL);
+    g_autofree char *summary = NULL, *txt = NULL;
+    g_autoptr(GError) error = NULL;
+    int status;
+
+    if (!run) {
+        g_test_skip("PATCHBAY_RUN is not set");
+        return;
+    }
+    for (guint i = 0; passing[i + 1]; i++) {
+        g_string_append_printf(text, "%s\n", passing[i]);
+    }
+    /* 8 MiB and no newline: the guest's last words */
+    for (guint i = 0; i < 8 * 1024 * 1024; i++) {
+        g_string_append_c(text, 'x');
+    }
+    g_file_set_contents(console, text->str, text->len, &error);
+    g_assert_no_error(error);
+    {
+        const char *argv[] = {run, "--parse", console, NULL};
+
+        g_spawn_sync(NULL, (char **)argv, NULL,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error);
+    }
+    g_assert_no_error(error);
+    g_assert_true(WIFEXITED(status));
+    g_assert_cmpint(WEXITSTATUS(status), ==, VERDICT_FAIL);
+    summary = read_file(dir, "summary.json");
+    g_assert_nonnull(strstr(summary, "\"kind\" : \"limit\""));
+    g_assert_nonnull(
+        strstr(summary, "guest output exceeded KTAP_LIMIT_LINE (65536 bytes)"));
+    txt = read_file(dir, "results.txt");
+    g_assert_cmpstr(txt, ==, "pass\tdemo/first\nskip\tdemo/second\n");
+    remove_tmp(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -448,5 +615,10 @@ int main(int argc, char **argv)
     g_test_add_func("/resultdir/parse-cli", test_parse_cli);
     g_test_add_func("/resultdir/two-vms", test_two_vms);
     g_test_add_func("/resultdir/one-vm-mark", test_one_vm_mark);
+    g_test_add_func("/resultdir/limit-fails-keeps-results",
+                    test_limit_fails_keeps_results);
+    g_test_add_func("/resultdir/console-limit", test_console_limit);
+    g_test_add_func("/resultdir/bounded-reader", test_bounded_reader);
+    g_test_add_func("/resultdir/parse-cli-long-line", test_parse_cli_long_line);
     return g_test_run();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ktap.h"
+#include "ktaplimits.h"
 
 #define EXCERPT_MAX_LINES 40
 #define RING_LINES        20
@@ -96,6 +97,8 @@ struct CrashScanner {
 
     char *ring[RING_LINES]; /* the last console lines, for hang reports */
     guint ring_next;
+
+    char *limit; /* KTAP_LIMIT_CRASH_REPORTS was exceeded */
 };
 
 static void crash_report_free(gpointer data)
@@ -153,12 +156,25 @@ static void close_report(CrashScanner *s)
 static void append_report_line(CrashScanner *s, const char *line)
 {
     OpenReport *open = &s->open;
+    gsize room = KTAP_EXCERPT_MAX_BYTES -
+                 MIN(open->text->len + 1, KTAP_EXCERPT_MAX_BYTES);
+    gsize len = strlen(line);
 
+    open->lines++;
+    if (open->text->len > 0 && room == 0) {
+        return; /* the excerpt is full: the report goes on without it */
+    }
+    if (len > room) {
+        /* cut on a UTF-8 character boundary */
+        len = room;
+        while (len > 0 && ((guchar)line[len] & 0xC0) == 0x80) {
+            len--;
+        }
+    }
     if (open->text->len > 0) {
         g_string_append_c(open->text, '\n');
     }
-    g_string_append(open->text, line);
-    open->lines++;
+    g_string_append_len(open->text, line, len);
     /*
      * keep the published excerpt current: callers may read reports at any time
      */
@@ -170,10 +186,18 @@ static void start_report(CrashScanner *s, const Trigger *trigger,
                          const char *line, const char *running_test,
                          gboolean kernel_only)
 {
-    CrashReport *r = g_new0(CrashReport, 1);
+    CrashReport *r;
     const char *test = running_test;
 
     close_report(s);
+    if (s->reports->len >= KTAP_LIMIT_CRASH_REPORTS) {
+        if (!s->limit) {
+            s->limit = g_strdup(
+                KTAP_LIMIT_MESSAGE(KTAP_LIMIT_CRASH_REPORTS, "reports"));
+        }
+        return;
+    }
+    r = g_new0(CrashReport, 1);
     s->open.report = r;
     s->open.text = g_string_new(NULL);
     s->open.kernel_only = kernel_only;
@@ -223,6 +247,7 @@ void crash_scanner_free(CrashScanner *s)
     for (guint i = 0; i < RING_LINES; i++) {
         g_free(s->ring[i]);
     }
+    g_free(s->limit);
     g_free(s);
 }
 
@@ -320,6 +345,11 @@ void crash_scanner_add_report(CrashScanner *s, const char *kind,
 GPtrArray *crash_scanner_reports(CrashScanner *s)
 {
     return s->reports;
+}
+
+const char *crash_scanner_limit(CrashScanner *s)
+{
+    return s->limit;
 }
 
 void watchdog_init(Watchdog *w, gint64 timeout_us, gint64 now_us)

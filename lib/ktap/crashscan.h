@@ -10,7 +10,8 @@ typedef struct {
     /*
      * "panic","oops","bug","warn","kasan","lockup","hung-task","rcu-
      * stall","hang", and "ubsan" (KFENCE reports count as "kasan", lockdep
-     * splats as "warn")
+     * splats as "warn"); the runner's own: "hang", "reset", and "limit" (the
+     * console exceeded one of ktaplimits.h's caps)
      */
     char *kind;
     /*
@@ -20,8 +21,9 @@ typedef struct {
     char *test;
     /*
      * the report: its first line and the following kernel lines, up to 40
-     * lines, ending early at "---[ end trace" / "---[ end Kernel panic"; lines
-     * are '\n'-separated and keep their "[ time]" prefix
+     * lines and KTAP_EXCERPT_MAX_BYTES, ending early at "---[ end trace" /
+     * "---[ end Kernel panic"; lines are '\n'-separated and keep their
+     * "[ time]" prefix
      */
     char *excerpt;
 } CrashReport;
@@ -38,8 +40,8 @@ void crash_scanner_feed(CrashScanner *s, const char *line,
 
 /*
  * a report that the runner, not the console, knows of: kind "hang" (its
- * watchdog fired; why: "no console output for 120 s") or "reset" (the guest
- * reset itself), pinned on running_test ("(boot)" if NULL); the excerpt is
+ * watchdog fired; why: "no console output for 120 s"), "reset" (the guest
+ * reset itself) or "limit" (why: KTAP_LIMIT_MESSAGE), pinned on running_test ("(boot)" if NULL); the excerpt is
  * why followed by the last 20 console lines seen
  */
 void crash_scanner_add_report(CrashScanner *s, const char *kind,
@@ -55,6 +57,13 @@ gboolean crash_kind_is_fatal(const char *kind);
  * lines are fed
  */
 GPtrArray *crash_scanner_reports(CrashScanner *s);
+
+/*
+ * NULL, or "guest output exceeded KTAP_LIMIT_CRASH_REPORTS (1000 reports)"
+ * once the console had more kernel reports than that (the later ones are
+ * not kept; crash_scanner_add_report is not limited)
+ */
+const char *crash_scanner_limit(CrashScanner *s);
 
 /* Watchdog helper, pure so it can be unit-tested without sleeping */
 typedef struct {

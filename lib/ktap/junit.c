@@ -28,13 +28,17 @@ typedef struct {
     char *name;
     const KtapTest *test; /* NULL for the "(boot)" suite */
     GPtrArray *cases;     /* Case * */
-    GString *out;         /* logs of the suite and of its non-leaf tests */
+    /* Case *, the first of each (classname, name): a crash finds its case
+     * without scanning them all */
+    GHashTable *case_by_name;
+    GString *out; /* logs of the suite and of its non-leaf tests */
 } Suite;
 
 typedef struct {
     GPtrArray *suites;         /* Suite * */
     GHashTable *case_of_test;  /* const KtapTest * -> Case * */
     GHashTable *suite_of_test; /* top-level const KtapTest * -> Suite * */
+    Suite *boot;               /* "(boot)", once a crash needs it */
 } Model;
 
 static void case_free(gpointer data)
@@ -52,9 +56,25 @@ static void suite_free(gpointer data)
     Suite *s = data;
 
     g_free(s->name);
+    g_hash_table_unref(s->case_by_name);
     g_ptr_array_unref(s->cases);
     g_string_free(s->out, TRUE);
     g_free(s);
+}
+
+static guint case_hash(gconstpointer data)
+{
+    const Case *c = data;
+
+    return g_str_hash(c->classname) * 31u + g_str_hash(c->name);
+}
+
+static gboolean case_equal(gconstpointer a, gconstpointer b)
+{
+    const Case *x = a, *y = b;
+
+    return g_str_equal(x->classname, y->classname) &&
+           g_str_equal(x->name, y->name);
 }
 
 static Case *case_add(Suite *suite, const char *classname, const char *name)
@@ -66,6 +86,9 @@ static Case *case_add(Suite *suite, const char *classname, const char *name)
     c->result = KTAP_RESULT_PASS;
     c->crashes = g_ptr_array_new();
     g_ptr_array_add(suite->cases, c);
+    if (!g_hash_table_contains(suite->case_by_name, c)) {
+        g_hash_table_add(suite->case_by_name, c);
+    }
     return c;
 }
 
@@ -89,6 +112,7 @@ static Suite *suite_add(Model *m, const char *name, const KtapTest *test)
     s->name = g_strdup(name);
     s->test = test;
     s->cases = g_ptr_array_new_with_free_func(case_free);
+    s->case_by_name = g_hash_table_new(case_hash, case_equal);
     s->out = g_string_new(NULL);
     g_ptr_array_add(m->suites, s);
     return s;
@@ -130,48 +154,6 @@ static void collect_cases(Model *m, Suite *suite, const KtapTest *t,
     }
 }
 
-/*
- * The child of node named by the first component(s) of path: the longest name
- * that matches up to a '/', else "#N" for test number N (the latest one, should
- * numbers repeat).
- */
-static const KtapTest *match_child(const KtapTest *node, const char *path,
-                                   const char **rest)
-{
-    const KtapTest *best = NULL;
-    gsize best_len = 0;
-
-    for (guint i = 0; i < node->subtests->len; i++) {
-        const KtapTest *child = g_ptr_array_index(node->subtests, i);
-        gsize n = strlen(child->name);
-        if (n > best_len && strncmp(path, child->name, n) == 0 &&
-            (path[n] == '\0' || path[n] == '/')) {
-            best = child;
-            best_len = n;
-        }
-    }
-    if (best == NULL && path[0] == '#') {
-        char *end;
-        guint64 number = g_ascii_strtoull(path + 1, &end, 10);
-        if (end != path + 1 && (*end == '\0' || *end == '/')) {
-            for (guint i = 0; i < node->subtests->len; i++) {
-                const KtapTest *child = g_ptr_array_index(node->subtests, i);
-                if ((guint64)child->number == number) {
-                    best = child;
-                    best_len = (gsize)(end - path);
-                }
-            }
-        }
-    }
-    if (best) {
-        *rest = path + best_len;
-        if (**rest == '/') {
-            (*rest)++;
-        }
-    }
-    return best;
-}
-
 static char *dotted_path(const KtapTest *t)
 {
     GPtrArray *names = g_ptr_array_new();
@@ -188,12 +170,11 @@ static char *dotted_path(const KtapTest *t)
 static Case *find_or_add_case(Suite *suite, const char *classname,
                               const char *name)
 {
-    for (guint i = 0; i < suite->cases->len; i++) {
-        Case *c = g_ptr_array_index(suite->cases, i);
-        if (g_str_equal(c->classname, classname) &&
-            g_str_equal(c->name, name)) {
-            return c;
-        }
+    Case key = {.classname = (char *)classname, .name = (char *)name};
+    Case *c = g_hash_table_lookup(suite->case_by_name, &key);
+
+    if (c) {
+        return c;
     }
     /*
      * a crash outside every reported test: it has no result of its own (counts
@@ -204,23 +185,24 @@ static Case *find_or_add_case(Suite *suite, const char *classname,
 
 static Suite *boot_suite(Model *m)
 {
-    for (guint i = 0; i < m->suites->len; i++) {
-        Suite *s = g_ptr_array_index(m->suites, i);
-        if (s->test == NULL) {
-            return s;
-        }
+    if (!m->boot) {
+        m->boot = suite_add(m, BOOT_SUITE, NULL);
     }
-    return suite_add(m, BOOT_SUITE, NULL);
+    return m->boot;
 }
 
-static void attach_crash(Model *m, const KtapTest *root, CrashReport *report)
+/* O(path): the index finds each level's child (KTAP_LIMIT_CRASH_REPORTS
+ * reports in a tree of KTAP_LIMIT_TESTS must not scan siblings each). */
+static void attach_crash(Model *m, const KtapIndex *index, const KtapTest *root,
+                         CrashReport *report)
 {
     const char *path = report->test ? report->test : BOOT_SUITE;
     const char *rest = path;
     const KtapTest *node = root;
     const KtapTest *child;
 
-    while (*rest != '\0' && (child = match_child(node, rest, &rest)) != NULL) {
+    while (*rest != '\0' &&
+           (child = ktap_index_child(index, node, rest, &rest)) != NULL) {
         node = child;
         if (node->subtests->len == 0) {
             Case *c = g_hash_table_lookup(m->case_of_test, node);
@@ -262,6 +244,7 @@ static void model_init(Model *m)
     m->suites = g_ptr_array_new_with_free_func(suite_free);
     m->case_of_test = g_hash_table_new(NULL, NULL);
     m->suite_of_test = g_hash_table_new(NULL, NULL);
+    m->boot = NULL;
 }
 
 /* One console's tree and crashes (a run of several VMs has one per VM). */
@@ -273,8 +256,12 @@ static void model_add_run(Model *m, KtapTest *root, GPtrArray *crash_reports)
         g_hash_table_insert(m->suite_of_test, (gpointer)t, suite);
         collect_cases(m, suite, t, NULL);
     }
-    for (guint i = 0; crash_reports && i < crash_reports->len; i++) {
-        attach_crash(m, root, g_ptr_array_index(crash_reports, i));
+    if (crash_reports && crash_reports->len) {
+        g_autoptr(KtapIndex) index = ktap_index_new(root);
+
+        for (guint i = 0; i < crash_reports->len; i++) {
+            attach_crash(m, index, root, g_ptr_array_index(crash_reports, i));
+        }
     }
 }
 

@@ -17,26 +17,18 @@
 
 #include <string.h>
 
-/*
- * Deeper blocks are folded into the innermost one, so garbage indentation
- * cannot grow an unbounded tree (everything below recurses over it).
- */
-#define KTAP_MAX_DEPTH 16
-/*
- * A larger plan is garbage; finish() would otherwise add that many "(missing)"
- * tests.
- */
-#define KTAP_MAX_PLAN 100000
-/*
- * Test numbers beyond this are garbage, and keep number + 1 from overflowing.
- */
-#define KTAP_MAX_NUMBER 10000000
+#include "ktaplimits.h"
 
 typedef struct {
     KtapTest pub;        /* first, so a KtapTest * is a TestNode * */
     gboolean name_known; /* named by "# Subtest:" or by its result line */
     /* exists only to hold diagnostics printed before a result line */
     gboolean provisional;
+    /*
+     * For KTAP_LIMIT_PATH in O(depth) per name: strlen(name), and the longest
+     * "/child/.../leaf" below this test (never shrinks: an upper bound).
+     */
+    gsize name_len, below_len;
 } TestNode;
 
 typedef struct {
@@ -61,6 +53,8 @@ struct KtapParser {
     GPtrArray *levels;
     gboolean started; /* a header or plan was seen */
     gboolean finished;
+    guint tests; /* in the tree, root excluded (KTAP_LIMIT_TESTS) */
+    char *limit; /* the first limit the console exceeded, or NULL */
 };
 
 typedef enum {
@@ -116,11 +110,58 @@ static KtapTest *test_new(KtapTest *parent, int number, gint64 start_us)
     return t;
 }
 
-static void test_set_name(KtapTest *t, const char *name)
+/* The bytes of t's path above its own name: "suite/program/". */
+static gsize path_len_above(const KtapTest *t)
+{
+    gsize len = 0;
+
+    for (t = t->parent; t && t->parent; t = t->parent) {
+        len += node_of((KtapTest *)t)->name_len + 1;
+    }
+    return len;
+}
+
+/* After t's name changed: tell its ancestors how long paths below them
+ * have grown; O(depth). */
+static void note_name_len(KtapTest *t)
+{
+    gsize below;
+
+    node_of(t)->name_len = strlen(t->name);
+    below = node_of(t)->below_len;
+    for (KtapTest *c = t; c->parent && c->parent->parent; c = c->parent) {
+        TestNode *parent = node_of(c->parent);
+
+        below += 1 + node_of(c)->name_len;
+        parent->below_len = MAX(parent->below_len, below);
+    }
+}
+
+static void test_replace_name(KtapTest *t, char *name)
 {
     g_free(t->name);
-    t->name = g_strdup(name);
+    t->name = name;
+    note_name_len(t);
+}
+
+static void parser_set_limit(KtapParser *p, const char *message)
+{
+    if (!p->limit) {
+        p->limit = g_strdup(message);
+    }
+}
+
+/* FALSE (and the limit set) if the name would make a path too long. */
+static gboolean test_set_name(KtapParser *p, KtapTest *t, const char *name)
+{
+    if (path_len_above(t) + strlen(name) + node_of(t)->below_len >
+        KTAP_LIMIT_PATH) {
+        parser_set_limit(p, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_PATH, "bytes"));
+        return FALSE;
+    }
+    test_replace_name(t, g_strdup(name));
     node_of(t)->name_known = TRUE;
+    return TRUE;
 }
 
 /* ---- console helpers ---- */
@@ -468,16 +509,19 @@ static Level *push_level(KtapParser *p, KtapTest *owner, int indent,
     return lvl;
 }
 
-static KtapTest *pending_child(Level *lvl)
+static KtapTest *pending_child(KtapParser *p, Level *lvl)
 {
     if (lvl->pending == NULL) {
         lvl->pending = test_new(lvl->owner, lvl->next_number, lvl->mark_us);
+        note_name_len(lvl->pending);
+        /* checked after each line (ktap_parser_feed): at most a line over */
+        p->tests++;
     }
     return lvl->pending;
 }
 
 /* The block's running child will get no result line in this block any more. */
-static void settle_pending(Level *lvl, gint64 now_us)
+static void settle_pending(KtapParser *p, Level *lvl, gint64 now_us)
 {
     KtapTest *t = lvl->pending;
 
@@ -493,6 +537,7 @@ static void settle_pending(Level *lvl, gint64 now_us)
          */
         g_string_append_len(lvl->owner->log, t->log->str, t->log->len);
         g_ptr_array_remove(lvl->owner->subtests, t);
+        p->tests--;
         return;
     }
     /* a planned test that started (printed something) but never reported */
@@ -511,13 +556,13 @@ static void close_level(KtapParser *p, gint64 now_us)
 {
     Level *lvl = g_ptr_array_steal_index(p->levels, p->levels->len - 1);
 
-    settle_pending(lvl, now_us);
+    settle_pending(p, lvl, now_us);
     g_free(lvl);
 }
 
 static Level *open_level(KtapParser *p, int indent, gint64 now_us)
 {
-    KtapTest *owner = pending_child(top_level(p));
+    KtapTest *owner = pending_child(p, top_level(p));
 
     /* it has a nested block: a real test */
     node_of(owner)->provisional = FALSE;
@@ -531,8 +576,13 @@ static Level *structural_level(KtapParser *p, int indent, gint64 now_us)
     while (p->levels->len > 1 && indent < top_level(p)->indent) {
         close_level(p, now_us);
     }
-    if (indent > top_level(p)->indent && p->levels->len < KTAP_MAX_DEPTH) {
-        open_level(p, indent, now_us);
+    if (indent > top_level(p)->indent) {
+        if (p->levels->len < KTAP_LIMIT_DEPTH) {
+            open_level(p, indent, now_us);
+        } else {
+            /* the line stays in the innermost block; parsing stops after it */
+            parser_set_limit(p, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_DEPTH, "levels"));
+        }
     }
     return top_level(p);
 }
@@ -551,7 +601,7 @@ static void handle_version(KtapParser *p, int indent, gint64 now_us)
     /* a header in a block that already has content starts a new block */
     if (p->levels->len == 1) {
         /* a second document: it numbers from 1 again and its plan adds up */
-        settle_pending(top, now_us);
+        settle_pending(p, top, now_us);
         top->new_document = TRUE;
         top->next_number = 1;
         return;
@@ -559,7 +609,7 @@ static void handle_version(KtapParser *p, int indent, gint64 now_us)
     /* the previous block's result line was lost: it stays unfinished and
        this block is its sibling */
     close_level(p, now_us);
-    settle_pending(top_level(p), now_us);
+    settle_pending(p, top_level(p), now_us);
     open_level(p, indent, now_us);
 }
 
@@ -581,14 +631,15 @@ static void handle_result(KtapParser *p, int indent, ParsedLine *parsed,
                           gint64 now_us)
 {
     Level *lvl = structural_level(p, indent, now_us);
-    KtapTest *t = pending_child(lvl);
+    KtapTest *t = pending_child(p, lvl);
 
     t->number = parsed->number > 0 ? parsed->number : lvl->next_number;
     if (parsed->description[0] != '\0') {
-        test_set_name(t, parsed->description);
+        if (!test_set_name(p, t, parsed->description)) {
+            return;
+        }
     } else if (!node_of(t)->name_known) {
-        g_free(t->name);
-        t->name = g_strdup_printf("#%d", t->number);
+        test_replace_name(t, g_strdup_printf("#%d", t->number));
     }
     t->result = parsed->result;
     g_free(t->reason);
@@ -611,13 +662,14 @@ static void handle_subtest(KtapParser *p, int indent, const char *name,
     if (p->levels->len > 1 && !lvl->has_content &&
         !node_of(lvl->owner)->name_known) {
         /* KTAP: the line sits inside the block it names */
-        test_set_name(lvl->owner, name);
+        test_set_name(p, lvl->owner, name);
         return;
     }
     /* TAP 14 style: announces the next child of this block */
-    KtapTest *t = pending_child(lvl);
-    test_set_name(t, name);
-    node_of(t)->provisional = FALSE;
+    KtapTest *t = pending_child(p, lvl);
+    if (test_set_name(p, t, name)) {
+        node_of(t)->provisional = FALSE;
+    }
 }
 
 static void handle_diagnostic(KtapParser *p, int indent, const char *text)
@@ -638,7 +690,7 @@ static void handle_diagnostic(KtapParser *p, int indent, const char *text)
         /* before the plan: block metadata such as KUnit's "# module:" */
         t = lvl->owner;
     } else if (t == NULL) {
-        t = pending_child(lvl);
+        t = pending_child(p, lvl);
         node_of(t)->provisional = TRUE;
     }
     g_string_append(t->log, text);
@@ -663,6 +715,7 @@ void ktap_parser_free(KtapParser *p)
     }
     g_ptr_array_unref(p->levels);
     test_free(p->root);
+    g_free(p->limit);
     g_free(p);
 }
 
@@ -676,9 +729,15 @@ gboolean ktap_parser_started(KtapParser *p)
     return p->started;
 }
 
+const char *ktap_parser_limit(KtapParser *p)
+{
+    return p->limit;
+}
+
 void ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
 {
-    if (p->finished || line == NULL) {
+    /* past a limit nothing more is believed, nor costs anything */
+    if (p->finished || p->limit || line == NULL) {
         return;
     }
 
@@ -744,6 +803,9 @@ void ktap_parser_feed(KtapParser *p, const char *line, gint64 now_us)
     g_free(parsed.description);
     g_free(parsed.reason);
     g_free(parsed.subtest_name);
+    if (p->tests > KTAP_LIMIT_TESTS) {
+        parser_set_limit(p, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_TESTS, "tests"));
+    }
 }
 
 char *ktap_parser_running(KtapParser *p)
@@ -833,71 +895,25 @@ void ktap_marks_clear(KtapMarks *m)
     m->done = 0;
 }
 
-/* the test below t whose slash-joined path from the root's children is path */
-static const KtapTest *find_by_path(const KtapTest *t, const char *prefix,
-                                    const char *path)
+static void add_missing_tests(KtapParser *p, KtapTest *t, gint64 now_us)
 {
     for (guint i = 0; i < t->subtests->len; i++) {
-        const KtapTest *c = g_ptr_array_index(t->subtests, i);
-        g_autofree char *cpath = *prefix
-                                     ? g_strdup_printf("%s/%s", prefix, c->name)
-                                     : g_strdup(c->name);
-        const KtapTest *found;
-
-        if (strcmp(cpath, path) == 0) {
-            return c;
-        }
-        /*
-         * names may hold '/', so only a whole-component prefix can lead there
-         */
-        if (g_str_has_prefix(path, cpath) && path[strlen(cpath)] == '/' &&
-            (found = find_by_path(c, cpath, path)) != NULL) {
-            return found;
-        }
-    }
-    return NULL;
-}
-
-char *ktap_resolve_path(const KtapTest *root, const char *path)
-{
-    const char *last = path ? strrchr(path, '/') : NULL;
-    const char *num = last ? last + 1 : path;
-    g_autofree char *parent_path = NULL;
-    const KtapTest *parent;
-    char *end;
-    long n;
-
-    if (path == NULL || num[0] != '#') {
-        return g_strdup(path);
-    }
-    n = strtol(num + 1, &end, 10);
-    if (*end != '\0' || n <= 0) {
-        return g_strdup(path);
-    }
-    parent_path = last ? g_strndup(path, last - path) : g_strdup("");
-    parent = *parent_path ? find_by_path(root, "", parent_path) : root;
-    if (parent == NULL || (guint)n > parent->subtests->len) {
-        return g_strdup(path);
-    }
-    const KtapTest *t = g_ptr_array_index(parent->subtests, n - 1);
-    if (t->number != n || t->name[0] == '#') {
-        return g_strdup(path);
-    }
-    return *parent_path ? g_strdup_printf("%s/%s", parent_path, t->name)
-                        : g_strdup(t->name);
-}
-
-static void add_missing_tests(KtapTest *t, gint64 now_us)
-{
-    for (guint i = 0; i < t->subtests->len; i++) {
-        add_missing_tests(g_ptr_array_index(t->subtests, i), now_us);
+        add_missing_tests(p, g_ptr_array_index(t->subtests, i), now_us);
     }
 
-    if (t->plan <= (int)t->subtests->len) {
+    if (p->limit || t->plan <= (int)t->subtests->len) {
         return;
     }
 
     guint wanted = (guint)t->plan - t->subtests->len;
+    if (wanted > KTAP_LIMIT_TESTS - MIN(p->tests, KTAP_LIMIT_TESTS)) {
+        /* none of them: the plan alone says nothing more */
+        parser_set_limit(p, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_TESTS, "tests"));
+        return;
+    }
+    p->tests += wanted;
+
+    /* plan <= subtests + KTAP_LIMIT_TESTS: bounded by the tree */
     g_autofree gboolean *seen = g_new0(gboolean, (gsize)t->plan + 1);
 
     for (guint i = 0; i < t->subtests->len; i++) {
@@ -911,8 +927,7 @@ static void add_missing_tests(KtapTest *t, gint64 now_us)
             continue;
         }
         KtapTest *missing = test_new(t, n, now_us);
-        g_free(missing->name);
-        missing->name = g_strdup_printf("#%d (missing)", n);
+        test_replace_name(missing, g_strdup_printf("#%d (missing)", n));
         missing->end_us = now_us;
         wanted--;
     }
@@ -928,11 +943,11 @@ void ktap_parser_finish(KtapParser *p, gint64 now_us)
         close_level(p, now_us);
     }
     if (p->levels->len == 1) {
-        settle_pending(top_level(p), now_us);
+        settle_pending(p, top_level(p), now_us);
         g_ptr_array_set_size(p->levels, 0);
         p->root->end_us = now_us;
     }
-    add_missing_tests(p->root, now_us);
+    add_missing_tests(p, p->root, now_us);
     p->finished = TRUE;
 }
 

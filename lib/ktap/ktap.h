@@ -90,6 +90,30 @@ char *ktap_parser_running(KtapParser *p);
 char *ktap_resolve_path(const KtapTest *root, const char *path);
 
 /*
+ * Tests by path in O(path) rather than by scanning siblings, for looking up
+ * many paths in one tree (ktappath.c); the tree must not change while the
+ * index lives.
+ */
+typedef struct KtapIndex KtapIndex;
+KtapIndex *ktap_index_new(const KtapTest *root);
+void ktap_index_free(KtapIndex *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(KtapIndex, ktap_index_free)
+/*
+ * The child of parent named by the start of path: the longest name that ends
+ * at a '/' or at the end (names may hold '/'), else "#N" for test number N
+ * (the latest, should numbers repeat); *rest (if rest) is what follows it and
+ * its '/'.  NULL if there is none.
+ */
+const KtapTest *ktap_index_child(const KtapIndex *index, const KtapTest *parent,
+                                 const char *path, const char **rest);
+/* the test at path below root ("" is root), or NULL */
+const KtapTest *ktap_index_find(const KtapIndex *index, const KtapTest *root,
+                                const char *path);
+/* ktap_resolve_path() through an index */
+char *ktap_index_resolve_path(const KtapIndex *index, const KtapTest *root,
+                              const char *path);
+
+/*
  * Where the guest programs are, as they say it in the kernel log: /init writes
  * "patchbay-ktap: SUITE/PROGRAM 0" to /dev/kmsg before it starts a program and
  * "... end" after it, and guest-tests/common/ktap.h "... N" after the program's
@@ -116,9 +140,19 @@ void ktap_marks_clear(KtapMarks *m);
 gboolean ktap_parser_started(KtapParser *p);
 
 /*
+ * NULL, or why the parser stopped believing the console: "guest output
+ * exceeded KTAP_LIMIT_TESTS (20000 tests)" (ktaplimits.h: tests, depth, path
+ * length).  Lines fed afterwards are ignored; the tree keeps what came
+ * before.  finish() may set it too (a plan that would add too many missing
+ * tests adds none).
+ */
+const char *ktap_parser_limit(KtapParser *p);
+
+/*
  * end of stream: tests without a result line stay KTAP_RESULT_NONE; tests
  * promised by a plan but never seen are added as KTAP_RESULT_NONE entries named
- * "#N (missing)" so they count. Lines fed afterwards are ignored.
+ * "#N (missing)" so they count, within KTAP_LIMIT_TESTS. Lines fed afterwards
+ * are ignored.
  */
 void ktap_parser_finish(KtapParser *p, gint64 now_us);
 
