@@ -45,7 +45,12 @@
 #endif
 
 #define OW_ROM_LEN 8
-#define OW_MAX_SLAVES 32
+/*
+ * Slaves per bus: above both the kernel's default max_slave_count (64,
+ * drivers/w1/w1.c) and the 255 ids one DS2490 SEARCH_ACCESS returns, so
+ * that a topology can go past either limit (docs/devices/ds2490.md).
+ */
+#define OW_MAX_SLAVES 256
 #define OW_TX_RING 64           /* power of two */
 #define OW_ROM_TEXT_LEN 16      /* "ff-dddddddddddd" + NUL */
 
@@ -113,7 +118,10 @@ typedef struct OWSlaveOps {
     void (*tx_more)(OWSlave *s);
     /* participates in CONDITIONAL/ALARM SEARCH (0xEC) */
     bool (*search_condition)(OWSlave *s);
-    /* before every reset and slot: finish elapsed busy windows */
+    /*
+     * before every reset, and every slot the slave takes part in (not
+     * idle until the next reset): finish elapsed busy windows
+     */
     void (*tick)(OWSlave *s);
     /* the master switched the strong pullup on or off */
     void (*pullup)(OWSlave *s, bool on);
@@ -150,6 +158,16 @@ struct OWSlave {
 struct OWBus {
     OWSlave *slaves[OW_MAX_SLAVES];
     int32_t nslaves;
+    /*
+     * The slaves a slot can concern: present and not idle until the next
+     * reset (a search leaves ever fewer), so that a slot does not visit
+     * every slave.  A cache rebuilt by every reset and whenever
+     * active_valid is false; attach, detach, ow_slave_set_present() and
+     * ow_bus_invalidate() clear it.  Not migrated.
+     */
+    OWSlave *active[OW_MAX_SLAVES];
+    int32_t nactive;
+    bool active_valid;
     bool shorted;               /* run-time input */
     bool instant;               /* every busy window ends at once */
     bool pullup;                /* strong pullup active (informational) */
@@ -166,6 +184,7 @@ struct OWBus {
     void *guest_error_opaque;
     uint64_t resets;            /* statistics */
     uint64_t slots;
+    uint64_t visits;            /* slaves a slot looked at */
 };
 
 /* ---- CRCs and ROM ids ---- */
@@ -196,6 +215,11 @@ void ow_bus_init(OWBus *bus, int64_t (*now_ns)(void *opaque), void *opaque);
 /* 0, or -1 when the bus is full or s sits on another bus; idempotent */
 int ow_bus_attach(OWBus *bus, OWSlave *s);
 void ow_bus_detach(OWBus *bus, OWSlave *s);
+/*
+ * Slave state changed behind the bus's back (a migration stream loaded):
+ * the next slot finds its active slaves again.
+ */
+void ow_bus_invalidate(OWBus *bus);
 /* reset pulse; returns presence; *shorted (may be NULL) = bus short */
 bool ow_bus_reset(OWBus *bus, bool *shorted);
 /* one slot; bit != 0 is write-1/read; returns the wired-AND bus level */

@@ -487,6 +487,9 @@ void ow_slave_set_present(OWSlave *s, bool present)
         ow_slave_power_on(s);
     }
     s->present = present;
+    if (s->bus) {
+        ow_bus_invalidate(s->bus);
+    }
 }
 
 void ow_slave_init(OWSlave *s, const OWSlaveOps *ops,
@@ -546,6 +549,7 @@ int ow_bus_attach(OWBus *bus, OWSlave *s)
     bus->slaves[n] = s;
     bus->nslaves = n + 1;
     s->bus = bus;
+    ow_bus_invalidate(bus);
     return 0;
 }
 
@@ -561,9 +565,36 @@ void ow_bus_detach(OWBus *bus, OWSlave *s)
             bus->slaves[n - 1] = NULL;
             bus->nslaves = n - 1;
             s->bus = NULL;
+            /* the cache must not keep a pointer to s */
+            ow_bus_invalidate(bus);
             return;
         }
     }
+}
+
+void ow_bus_invalidate(OWBus *bus)
+{
+    bus->active_valid = false;
+    bus->nactive = 0;
+}
+
+/*
+ * Idle slaves (and absent ones) ignore slots until the next reset, so a
+ * slot need not visit them; the reset that wakes them rebuilds the list.
+ */
+static void ow_bus_find_active(OWBus *bus)
+{
+    int i, n = ow_bus_count(bus);
+
+    bus->nactive = 0;
+    for (i = 0; i < n; i++) {
+        OWSlave *s = bus->slaves[i];
+
+        if (s && s->present && s->rom_state != OW_RS_IDLE) {
+            bus->active[bus->nactive++] = s;
+        }
+    }
+    bus->active_valid = true;
 }
 
 static void ow_bus_tick(OWBus *bus)
@@ -619,6 +650,7 @@ bool ow_bus_reset(OWBus *bus, bool *shorted)
         s->search_phase = 0;
         presence = true;
     }
+    ow_bus_find_active(bus);
     return presence;
 }
 
@@ -631,24 +663,42 @@ static bool ow_slave_on_slot(const OWBus *bus, const OWSlave *s)
 int ow_bus_touch_bit(OWBus *bus, int bit)
 {
     int level = bit ? 1 : 0;
-    int i, n;
+    int i, j, n;
 
     bus->slots++;
     if (bus->shorted) {
         return 0;
     }
-    ow_bus_tick(bus);
-    n = ow_bus_count(bus);
+    if (!bus->active_valid) {
+        ow_bus_find_active(bus);
+    }
+    n = bus->nactive;
+    bus->visits += n;
+    /* only the slaves a slot concerns look at the time (and the pins) */
     for (i = 0; i < n; i++) {
-        if (ow_slave_on_slot(bus, bus->slaves[i])) {
-            level &= ow_slave_drive(bus->slaves[i]);
+        OWSlave *s = bus->active[i];
+
+        if (s->ops && s->ops->tick) {
+            s->ops->tick(s);
         }
     }
     for (i = 0; i < n; i++) {
-        if (ow_slave_on_slot(bus, bus->slaves[i])) {
-            ow_slave_sample(bus->slaves[i], level);
+        if (ow_slave_on_slot(bus, bus->active[i])) {
+            level &= ow_slave_drive(bus->active[i]);
         }
     }
+    /* sample, and drop those that went idle until the next reset */
+    for (i = j = 0; i < n; i++) {
+        OWSlave *s = bus->active[i];
+
+        if (ow_slave_on_slot(bus, s)) {
+            ow_slave_sample(s, level);
+        }
+        if (s->rom_state != OW_RS_IDLE) {
+            bus->active[j++] = s;
+        }
+    }
+    bus->nactive = j;
     return level;
 }
 

@@ -162,6 +162,55 @@ static void test_attach_full(void)
     g_assert_cmpint(bus.nslaves, ==, OW_MAX_SLAVES);
 }
 
+/*
+ * The slaves a slot visits (OWBus.active): those MATCH ROM leaves out drop
+ * off, a detached one is never visited again, a reset or a change behind
+ * the bus's back (a migration stream: ow_bus_invalidate()) brings them in.
+ */
+static void test_active(void)
+{
+    OWBus bus;
+    OWDS2401 d[3];
+    uint8_t rom[8];
+    int i;
+
+    ow_bus_init(&bus, NULL, NULL);
+    for (i = 0; i < 3; i++) {
+        make_rom(OW_FAMILY_DS2401, 0x200 + i, rom);
+        ow_ds2401_init(&d[i], rom);
+        g_assert_cmpint(ow_bus_attach(&bus, &d[i].parent), ==, 0);
+    }
+    bus_match(&bus, d[0].parent.rom);
+    g_assert_cmpint(bus.nactive, ==, 1);
+    bus.visits = 0;
+    g_assert_cmphex(bus_read8(&bus), ==, 0xFF);
+    g_assert_cmpuint(bus.visits, ==, 8);
+
+    /* detached while selected: no slot looks at it any more */
+    ow_bus_detach(&bus, &d[0].parent);
+    bus.visits = 0;
+    g_assert_cmphex(bus_read8(&bus), ==, 0xFF);
+    g_assert_cmpuint(bus.visits, ==, 0);
+    g_assert_cmpint(d[0].parent.rom_state, ==, OW_RS_FUNC);
+
+    /* a loaded state: d[1] in the middle of READ ROM */
+    d[1].parent.rom_state = OW_RS_FUNC;
+    d[1].parent.tail = OW_TAIL_ONES;
+    ow_slave_tx_push(&d[1].parent, d[1].parent.rom, OW_ROM_LEN);
+    ow_bus_invalidate(&bus);
+    g_assert_cmphex(bus_read8(&bus), ==, OW_FAMILY_DS2401);
+    g_assert_cmpint(bus.nactive, ==, 1);
+
+    /* unplugged: gone at once; plugged in again: back at the next reset */
+    ow_slave_set_present(&d[1].parent, false);
+    g_assert_cmphex(bus_read8(&bus), ==, 0xFF);
+    ow_slave_set_present(&d[1].parent, true);
+    g_assert_true(ow_bus_reset(&bus, NULL));
+    g_assert_cmpint(bus.nactive, ==, 2);
+    ow_bus_touch_byte(&bus, OW_ROM_READ);
+    g_assert_cmphex(bus_read8(&bus), ==, OW_FAMILY_DS2401);
+}
+
 /* ---- ROM layer ---- */
 
 static void test_read_rom(void)
@@ -428,15 +477,22 @@ static void test_overdrive(void)
 
 /* ---- search ---- */
 
-static void search_n(int n)
+/*
+ * A full search of n slaves finds each exactly once, in AN187 order.
+ * Returns the slaves the slots looked at (OWBus.visits) over the search.
+ */
+static uint64_t search_n(int n)
 {
     GRand *r = g_rand_new_with_seed(0x1EE7 + n);
     OWBus bus;
-    OWSlave *slaves[OW_MAX_SLAVES];
-    OWDS2401 ids[OW_MAX_SLAVES];
-    OWDS18B20 temps[OW_MAX_SLAVES];
-    OWDS2408 sw8[OW_MAX_SLAVES];
-    uint8_t want[OW_MAX_SLAVES][8], got[OW_MAX_SLAVES + 1][8];
+    /* on the heap: OW_MAX_SLAVES of each type is too much for a stack */
+    OWSlave **slaves = g_new0(OWSlave *, OW_MAX_SLAVES);
+    OWDS2401 *ids = g_new0(OWDS2401, OW_MAX_SLAVES);
+    OWDS18B20 *temps = g_new0(OWDS18B20, OW_MAX_SLAVES);
+    OWDS2408 *sw8 = g_new0(OWDS2408, OW_MAX_SLAVES);
+    uint8_t (*want)[8] = g_malloc0(OW_MAX_SLAVES * 8);
+    uint8_t (*got)[8] = g_malloc0((OW_MAX_SLAVES + 1) * 8);
+    uint64_t visits;
     int i, found;
 
     ow_bus_init(&bus, NULL, NULL);
@@ -461,7 +517,9 @@ static void search_n(int n)
         }
         g_assert_cmpint(ow_bus_attach(&bus, slaves[i]), ==, 0);
     }
+    bus.visits = 0;
     found = an187_search(&bus, OW_ROM_SEARCH, got, OW_MAX_SLAVES + 1);
+    visits = bus.visits;
     g_assert_cmpint(found, ==, n);
     qsort(want, n, 8, rom_cmp);
     for (i = 0; i < n; i++) {
@@ -477,7 +535,14 @@ static void search_n(int n)
             g_assert_false(slaves[i]->rc);
         }
     }
+    g_free(got);
+    g_free(want);
+    g_free(sw8);
+    g_free(temps);
+    g_free(ids);
+    g_free(slaves);
     g_rand_free(r);
+    return visits;
 }
 
 static void test_search_1(void)
@@ -493,6 +558,48 @@ static void test_search_3(void)
 static void test_search_17(void)
 {
     search_n(17);
+}
+
+static void test_search_128(void)
+{
+    search_n(128);
+}
+
+static void test_search_max(void)
+{
+    search_n(OW_MAX_SLAVES);
+}
+
+/*
+ * What a full search costs the core, in slaves visited by slots: a pass
+ * is the ROM command byte (8 slots that every slave takes part in), then
+ * 64 triplets that only the slaves still matching the path take part in:
+ * all of a family for its 8 bits, then fewer and fewer.  About 25 n per
+ * pass here, where visiting every slave in every slot was 200 n: so the
+ * n passes stay below 50 n^2, 1/4 of that.  (The n passes themselves, a
+ * reset each, are the protocol's.)
+ */
+static void test_search_cost(void)
+{
+    static const int sizes[] = { 32, 128, OW_MAX_SLAVES };
+    uint64_t visits[G_N_ELEMENTS(sizes)];
+    gint64 t0;
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        uint64_t n = sizes[i];
+
+        t0 = g_get_monotonic_time();
+        visits[i] = search_n(sizes[i]);
+        g_test_message("full search of %d slaves: %" G_GUINT64_FORMAT
+                       " slave visits (%.1f per slave and pass), %" G_GINT64_FORMAT
+                       " us (with the test's checks)", sizes[i], visits[i],
+                       (double)visits[i] / (double)(n * n),
+                       g_get_monotonic_time() - t0);
+        g_assert_cmpuint(visits[i], <, 50 * n * n);
+    }
+    g_test_message("128 vs 32 slaves: %.1f x the visits (slots: 4 x)",
+                   (double)visits[1] / (double)visits[0]);
 }
 
 static void test_search_empty(void)
@@ -1533,6 +1640,7 @@ int main(int argc, char **argv)
     g_test_add_func("/onewire/rom/text", test_rom_text);
     g_test_add_func("/onewire/bus/presence", test_presence);
     g_test_add_func("/onewire/bus/attach-full", test_attach_full);
+    g_test_add_func("/onewire/bus/active", test_active);
     g_test_add_func("/onewire/rom/read", test_read_rom);
     g_test_add_func("/onewire/rom/collision", test_collision);
     g_test_add_func("/onewire/rom/match", test_match);
@@ -1542,6 +1650,9 @@ int main(int argc, char **argv)
     g_test_add_func("/onewire/search/1", test_search_1);
     g_test_add_func("/onewire/search/3", test_search_3);
     g_test_add_func("/onewire/search/17", test_search_17);
+    g_test_add_func("/onewire/search/128", test_search_128);
+    g_test_add_func("/onewire/search/max", test_search_max);
+    g_test_add_func("/onewire/search/cost", test_search_cost);
     g_test_add_func("/onewire/search/alarm", test_search_alarm);
     g_test_add_func("/onewire/ds18b20/encoding", test_ds18b20_encoding);
     g_test_add_func("/onewire/ds18b20/resolution", test_ds18b20_resolution);

@@ -257,6 +257,10 @@ static int onewire_slave_core_post_load(void *opaque, int version_id)
                                          checks[i].value);
         }
     }
+    /* rom_state and present came from the stream: the bus looks again */
+    if (s->bus) {
+        ow_bus_invalidate(s->bus);
+    }
     return 0;
 }
 
