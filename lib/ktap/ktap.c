@@ -55,6 +55,11 @@ struct KtapParser {
     gboolean finished;
     guint tests; /* in the tree, root excluded (KTAP_LIMIT_TESTS) */
     char *limit; /* the first limit the console exceeded, or NULL */
+    /*
+     * What pending_child() hands out, once a made-up "#N" would not fit
+     * KTAP_LIMIT_PATH: never in the tree, and nothing is fed after a limit.
+     */
+    KtapTest *sink;
 };
 
 typedef enum {
@@ -149,6 +154,27 @@ static void parser_set_limit(KtapParser *p, const char *message)
     if (!p->limit) {
         p->limit = g_strdup(message);
     }
+}
+
+/*
+ * Whether a name the parser makes up itself ("#N", "#N (missing)") fits
+ * KTAP_LIMIT_PATH as a new child of parent: the limit holds for every
+ * name in the tree, not only for those the guest printed.
+ */
+static gboolean made_up_name_fits(KtapParser *p, const KtapTest *parent,
+                                  const char *name)
+{
+    gsize above = 0;
+
+    if (parent->parent) {
+        above = path_len_above(parent) + node_of((KtapTest *)parent)->name_len + 1;
+    }
+
+    if (above + strlen(name) > KTAP_LIMIT_PATH) {
+        parser_set_limit(p, KTAP_LIMIT_MESSAGE(KTAP_LIMIT_PATH, "bytes"));
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* FALSE (and the limit set) if the name would make a path too long. */
@@ -512,6 +538,11 @@ static Level *push_level(KtapParser *p, KtapTest *owner, int indent,
 static KtapTest *pending_child(KtapParser *p, Level *lvl)
 {
     if (lvl->pending == NULL) {
+        g_autofree char *name = g_strdup_printf("#%d", lvl->next_number);
+
+        if (!made_up_name_fits(p, lvl->owner, name)) {
+            return p->sink;
+        }
         lvl->pending = test_new(lvl->owner, lvl->next_number, lvl->mark_us);
         note_name_len(lvl->pending);
         /* checked after each line (ktap_parser_feed): at most a line over */
@@ -639,7 +670,12 @@ static void handle_result(KtapParser *p, int indent, ParsedLine *parsed,
             return;
         }
     } else if (!node_of(t)->name_known) {
-        test_replace_name(t, g_strdup_printf("#%d", t->number));
+        g_autofree char *name = g_strdup_printf("#%d", t->number);
+
+        if (t->parent && !made_up_name_fits(p, t->parent, name)) {
+            return;
+        }
+        test_replace_name(t, g_steal_pointer(&name));
     }
     t->result = parsed->result;
     g_free(t->reason);
@@ -704,6 +740,7 @@ KtapParser *ktap_parser_new(void)
     KtapParser *p = g_new0(KtapParser, 1);
 
     p->root = test_new(NULL, 0, 0);
+    p->sink = test_new(NULL, 0, 0);
     p->levels = g_ptr_array_new_with_free_func(g_free);
     return p;
 }
@@ -715,6 +752,7 @@ void ktap_parser_free(KtapParser *p)
     }
     g_ptr_array_unref(p->levels);
     test_free(p->root);
+    test_free(p->sink);
     g_free(p->limit);
     g_free(p);
 }
@@ -926,8 +964,13 @@ static void add_missing_tests(KtapParser *p, KtapTest *t, gint64 now_us)
         if (seen[n]) {
             continue;
         }
+        g_autofree char *name = g_strdup_printf("#%d (missing)", n);
+
+        if (!made_up_name_fits(p, t, name)) {
+            return;
+        }
         KtapTest *missing = test_new(t, n, now_us);
-        test_replace_name(missing, g_strdup_printf("#%d (missing)", n));
+        test_replace_name(missing, g_steal_pointer(&name));
         missing->end_us = now_us;
         wanted--;
     }

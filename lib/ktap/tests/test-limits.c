@@ -158,6 +158,50 @@ static void test_long_names(void)
 }
 
 /* A kernel that reports crash after crash: KTAP_LIMIT_CRASH_REPORTS. */
+/* The longest path in t's tree, names joined by '/' (root excluded). */
+static gsize longest_path(const KtapTest *t, gsize above)
+{
+    gsize here = t->parent ? above + strlen(t->name) : 0;
+    gsize longest = here;
+
+    for (guint i = 0; i < t->subtests->len; i++) {
+        gsize below = longest_path(g_ptr_array_index(t->subtests, i),
+                                   t->parent ? here + 1 : 0);
+
+        longest = MAX(longest, below);
+    }
+    return longest;
+}
+
+/*
+ * The names the parser makes up ("#N" for a test with no name yet, "#N
+ * (missing)" for one a plan promised) count against KTAP_LIMIT_PATH as
+ * the guest's own do: under a suite named just short of the limit, they
+ * are not added, and the console fails (found by fuzz/fuzz-ktap.c).
+ */
+static void test_made_up_names(void)
+{
+    for (int missing = 0; missing < 2; missing++) {
+        g_autoptr(KtapParser) p = ktap_parser_new();
+        g_autofree char *name = g_strnfill(KTAP_LIMIT_PATH - 2, 'n');
+        g_autofree char *subtest = g_strdup_printf("  # Subtest: %s", name);
+
+        ktap_parser_feed(p, "KTAP version 1", 0);
+        ktap_parser_feed(p, "1..1", 0);
+        ktap_parser_feed(p, "  KTAP version 1", 0);
+        ktap_parser_feed(p, subtest, 0);
+        ktap_parser_feed(p, "  1..2", 0);
+        if (!missing) {
+            /* a result line without a name: "#1" */
+            ktap_parser_feed(p, "  ok 1", 1);
+        }
+        ktap_parser_finish(p, 2);
+        assert_limit(p, "KTAP_LIMIT_PATH (1024 bytes)");
+        g_assert_cmpuint(longest_path(ktap_parser_root(p), 0), <=,
+                         KTAP_LIMIT_PATH);
+    }
+}
+
 static void test_many_crash_reports(void)
 {
     g_autoptr(CrashScanner) s = crash_scanner_new();
@@ -258,6 +302,7 @@ int main(int argc, char **argv)
     g_test_add_func("/limits/huge-plans", test_huge_plans);
     g_test_add_func("/limits/many-results", test_many_results);
     g_test_add_func("/limits/long-names", test_long_names);
+    g_test_add_func("/limits/made-up-names", test_made_up_names);
     g_test_add_func("/limits/many-crash-reports", test_many_crash_reports);
     g_test_add_func("/limits/crash-attachment-linear",
                     test_crash_attachment_linear);
