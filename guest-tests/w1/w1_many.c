@@ -181,13 +181,21 @@ static bool wait_searches(int n, long timeout_ms)
     long long end = now_ms() + timeout_ms;
     long start = read_or(ATTEMPTS_PATH, -1);
 
-    while (read_or(ATTEMPTS_PATH, -1) < start + n) {
-        if (start < 0 || now_ms() >= end) {
+    for (;;) {
+        long attempts = read_or(ATTEMPTS_PATH, -1);
+
+        /* the master may not be there yet: USB enumerates it after /init
+         * starts, sooner or later as the host is busy */
+        if (start < 0) {
+            start = attempts;
+        } else if (attempts >= start + n) {
+            return true;
+        }
+        if (now_ms() >= end) {
             return false;
         }
         sleep_ms(100);
     }
-    return true;
 }
 
 /*
