@@ -33,8 +33,7 @@ struct AGpuState {
 
     MemoryRegion iomem;
     qemu_irq irq;
-    QEMUBH *bh;
-    QEMUTimer *timer;
+    QEMUTimer *timer; /* runs the command processor, on the virtual clock */
 
     /* properties */
     uint32_t chip_id;
@@ -47,7 +46,13 @@ struct AGpuState {
 
 /* Packets the command processor may execute per call of agpu_run(). */
 #define AGPU_RUN_BUDGET 4096
-/* While the core has more to do (stalled or out of budget), poll it. */
+/*
+ * The virtual time one budget of packets takes: a command stream that
+ * never ends (until hang-limit stops it) takes virtual time as it runs, so
+ * the guest's hangcheck sees it as on a real GPU.
+ */
+#define AGPU_BUDGET_NS (10 * SCALE_US)
+/* While the CP waits in CP_WAIT_REG_MEM/_EQ/_GTE, poll it. */
 #define AGPU_POLL_NS (100 * SCALE_US)
 
 /* DMA: guest physical memory, as seen by a device outside the PCI tree. */
@@ -100,35 +105,36 @@ static const AGpuOps agpu_dev_ops = {
 };
 
 /*
- * Run the command processor. Only from the bottom half, which is guarded
- * against re-entrancy: a DMA write aimed at our own MMIO window is dropped
- * by the memory core instead of recursing into the core. When the budget
- * runs out, run again from the next main loop iteration; when the CP
- * waits in CP_WAIT_REG_MEM/_EQ/_GTE, poll it from a virtual-clock timer.
+ * Run the command processor from the virtual-clock timer, never from a
+ * bottom half: under -icount an idle guest's clock jumps to its next timer
+ * deadline at once, so work left to a bottom half (host time) could be
+ * overtaken by the guest's hangcheck on a busy host. A timer due now holds
+ * the virtual clock until it has run. As a guarded bottom half would, keep
+ * the re-entrancy guard engaged: a DMA write aimed at our own MMIO window
+ * is dropped by the memory core instead of recursing into the core.
  */
-static void agpu_dev_bh(void *opaque)
+static void agpu_dev_kick(AGpuState *s, int64_t delay_ns)
 {
-    AGpuState *s = opaque;
-    bool more = agpu_run(&s->core, AGPU_RUN_BUDGET);
-    bool waiting = more && agpu_cp_waiting(&s->core);
-
-    trace_agpu_run(more, waiting);
-    if (!more) {
-        timer_del(s->timer);
-    } else if (waiting) {
-        timer_mod(s->timer,
-                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + AGPU_POLL_NS);
-    } else {
-        timer_del(s->timer);
-        qemu_bh_schedule(s->bh);
-    }
+    timer_mod_anticipate(s->timer,
+                         qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + delay_ns);
 }
 
 static void agpu_dev_timer(void *opaque)
 {
     AGpuState *s = opaque;
+    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
+    bool engaged = guard->engaged_in_io;
+    bool more, waiting;
 
-    qemu_bh_schedule(s->bh);
+    guard->engaged_in_io = true;
+    more = agpu_run(&s->core, AGPU_RUN_BUDGET);
+    guard->engaged_in_io = engaged;
+    waiting = more && agpu_cp_waiting(&s->core);
+
+    trace_agpu_run(more, waiting);
+    if (more) {
+        agpu_dev_kick(s, waiting ? AGPU_POLL_NS : AGPU_BUDGET_NS);
+    }
 }
 
 static uint64_t agpu_dev_mmio_read(void *opaque, hwaddr offset, unsigned size)
@@ -163,7 +169,7 @@ static void agpu_dev_mmio_write(void *opaque, hwaddr offset, uint64_t value,
     trace_agpu_write(offset, agpu_regname(offset >> 2), value);
     agpu_reg_write(&s->core, offset >> 2, value);
     if (agpu_cp_runnable(&s->core)) {
-        qemu_bh_schedule(s->bh);
+        agpu_dev_kick(s, 0);
     }
 }
 
@@ -188,7 +194,6 @@ static void agpu_dev_reset_hold(Object *obj, ResetType type)
 
     trace_agpu_reset();
     timer_del(s->timer);
-    qemu_bh_cancel(s->bh);
     agpu_reset(&s->core);
 }
 
@@ -217,7 +222,6 @@ static void agpu_dev_realize(DeviceState *dev, Error **errp)
     agpu_init(&s->core, &agpu_dev_ops, s, s->chip_id, s->gmem_size);
     s->core.hang_limit = s->hang_limit;
     s->core.fw_strict = s->fw_strict;
-    s->bh = qemu_bh_new_guarded(agpu_dev_bh, s, &dev->mem_reentrancy_guard);
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, agpu_dev_timer, s);
 }
 
@@ -227,8 +231,6 @@ static void agpu_dev_unrealize(DeviceState *dev)
 
     timer_free(s->timer);
     s->timer = NULL;
-    qemu_bh_delete(s->bh);
-    s->bh = NULL;
 }
 
 static int agpu_dev_post_load(void *opaque, int version_id)
