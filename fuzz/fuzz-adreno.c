@@ -36,12 +36,14 @@
 /*
  * Bytes of DMA per budget unit and per call (docs/fuzzing.md): a unit is
  * a packet of up to 64 dwords, read once and possibly written once
- * (MEM_WRITE, REG_TO_MEM), each 4 KiB page costing a page-table read; a
- * call also runs one packet past its budget, at most 16 Ki dwords, and
- * one RPTR write-back.
+ * (MEM_WRITE, REG_TO_MEM), each chunk of 32 dwords (AGPU_CHUNK) costing a
+ * 4-byte page-table read; a call also runs one packet past its budget, at
+ * most 16 Ki dwords (so 512 chunks each way), and one RPTR write-back.
+ * (A bound of one page-table read per page was too tight: the fuzzer
+ * found a call of 135168 bytes, a 16 Ki-dword packet read and written.)
  */
 #define DMA_PER_UNIT    (2 * 4 * 64 + 2 * 4 * 2)
-#define DMA_PER_CALL    (2 * 4 * 16384 + 2 * 4 * 64 + 64)
+#define DMA_PER_CALL    (2 * (4 * 16384 + 4 * (16384 / 32)) + 2 * 4 * 64 + 64)
 
 static const uint32_t budgets[] = { 1, 2, 16, 256, 4096 };
 static const uint32_t hang_limits[] = {
