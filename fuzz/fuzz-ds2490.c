@@ -23,6 +23,7 @@
 #include "ds2490-core.h"
 #include "ds2490-onewire.h"
 #include "fuzz-input.h"
+#include "fuzz-slaves.h"
 #include "onewire.h"
 
 /*
@@ -52,22 +53,6 @@ typedef struct World {
 
 static World w;
 
-static int64_t world_clock(void *opaque)
-{
-    return *(int64_t *)opaque;
-}
-
-static void rom_for(uint8_t family, uint64_t serial, uint8_t rom[OW_ROM_LEN])
-{
-    int i;
-
-    rom[0] = family;
-    for (i = 1; i < 7; i++) {
-        rom[i] = serial >> (8 * (i - 1));
-    }
-    ow_rom_set_crc(rom);
-}
-
 static void world_init(uint8_t cfg)
 {
     uint8_t rom[OW_ROM_LEN];
@@ -75,21 +60,21 @@ static void world_init(uint8_t cfg)
 
     memset(&w, 0, sizeof(w));
     w.deadline = -1;
-    ow_bus_init(&w.bus, world_clock, &w.now);
-    rom_for(OW_FAMILY_DS18B20, 0x1000, rom);
+    ow_bus_init(&w.bus, fuzz_bus_clock, &w.now);
+    fuzz_rom(OW_FAMILY_DS18B20, 0x1000, rom);
     ow_ds18b20_init(&w.t[0], rom);
-    rom_for(OW_FAMILY_DS18B20, 0x1101, rom);
+    fuzz_rom(OW_FAMILY_DS18B20, 0x1101, rom);
     ow_ds18b20_init(&w.t[1], rom);
     w.t[1].parasite = true;
-    rom_for(OW_FAMILY_DS2431, 0x2202, rom);
+    fuzz_rom(OW_FAMILY_DS2431, 0x2202, rom);
     ow_ds2431_init(&w.e, rom);
-    rom_for(OW_FAMILY_DS2408, 0x3303, rom);
+    fuzz_rom(OW_FAMILY_DS2408, 0x3303, rom);
     ow_ds2408_init(&w.p, rom);
-    rom_for(OW_FAMILY_DS2413, 0x4404, rom);
+    fuzz_rom(OW_FAMILY_DS2413, 0x4404, rom);
     ow_ds2413_init(&w.a, rom);
-    rom_for(OW_FAMILY_DS2401, 0x5505, rom);
+    fuzz_rom(OW_FAMILY_DS2401, 0x5505, rom);
     ow_ds2401_init(&w.id[0], rom);
-    rom_for(OW_FAMILY_DS2401, 0x5506, rom);
+    fuzz_rom(OW_FAMILY_DS2401, 0x5506, rom);
     ow_ds2401_init(&w.id[1], rom);
     w.all[0] = &w.t[0].parent;
     w.all[1] = &w.t[1].parent;
@@ -103,7 +88,7 @@ static void world_init(uint8_t cfg)
     }
     /* as usb_ds2490_realize() */
     w.bus.instant = !(cfg & 1);
-    ds2490_init(&w.c, &ds2490_onewire_bus_ops, &w.bus, world_clock, &w.now);
+    ds2490_init(&w.c, &ds2490_onewire_bus_ops, &w.bus, fuzz_bus_clock, &w.now);
     w.c.timing = cfg & 1 ? DS2490_TIMING_REALTIME : DS2490_TIMING_INSTANT;
     w.c.strict_fifo = cfg & 2;
     w.c.search_rts_data = !(cfg & 4);

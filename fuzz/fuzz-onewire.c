@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fuzz-input.h"
+#include "fuzz-slaves.h"
 #include "onewire.h"
 
 #define POOL 32                 /* DS2401s that come and go */
@@ -39,45 +40,29 @@ typedef struct World {
 
 static World w;
 
-static int64_t world_clock(void *opaque)
-{
-    return *(int64_t *)opaque;
-}
-
-static void rom_for(uint8_t family, uint64_t serial, uint8_t rom[OW_ROM_LEN])
-{
-    int i;
-
-    rom[0] = family;
-    for (i = 1; i < 7; i++) {
-        rom[i] = serial >> (8 * (i - 1));
-    }
-    ow_rom_set_crc(rom);
-}
-
 static void world_init(uint8_t cfg)
 {
     uint8_t rom[OW_ROM_LEN];
     int i;
 
     memset(&w, 0, sizeof(w));
-    ow_bus_init(&w.bus, world_clock, &w.now);
+    ow_bus_init(&w.bus, fuzz_bus_clock, &w.now);
     w.bus.instant = cfg & 1;
-    rom_for(OW_FAMILY_DS18B20, 0x101, rom);
+    fuzz_rom(OW_FAMILY_DS18B20, 0x101, rom);
     ow_ds18b20_init(&w.t[0], rom);
-    rom_for(OW_FAMILY_DS18B20, 0x202, rom);
+    fuzz_rom(OW_FAMILY_DS18B20, 0x202, rom);
     ow_ds18b20_init(&w.t[1], rom);
     w.t[1].parasite = true;
     w.t[1].require_spu = cfg & 2;
-    rom_for(OW_FAMILY_DS2431, 0x303, rom);
+    fuzz_rom(OW_FAMILY_DS2431, 0x303, rom);
     ow_ds2431_init(&w.e, rom);
-    rom_for(OW_FAMILY_DS2433, 0x404, rom);
+    fuzz_rom(OW_FAMILY_DS2433, 0x404, rom);
     ow_ds2433_init(&w.f, rom);
-    rom_for(OW_FAMILY_DS2408, 0x505, rom);
+    fuzz_rom(OW_FAMILY_DS2408, 0x505, rom);
     ow_ds2408_init(&w.p, rom);
-    rom_for(OW_FAMILY_DS2413, 0x606, rom);
+    fuzz_rom(OW_FAMILY_DS2413, 0x606, rom);
     ow_ds2413_init(&w.a, rom);
-    rom_for(OW_FAMILY_DS2401, 0x707, rom);
+    fuzz_rom(OW_FAMILY_DS2401, 0x707, rom);
     ow_ds2401_init(&w.id, rom);
     w.all[0] = &w.t[0].parent;
     w.all[1] = &w.t[1].parent;
@@ -88,7 +73,7 @@ static void world_init(uint8_t cfg)
     w.all[6] = &w.id.parent;
     for (i = 0; i < POOL; i++) {
         /* near neighbours: searches branch deep in the ROM */
-        rom_for(OW_FAMILY_DS2401, 0xab0000 + i * (cfg & 4 ? 1 : 0x1111), rom);
+        fuzz_rom(OW_FAMILY_DS2401, 0xab0000 + i * (cfg & 4 ? 1 : 0x1111), rom);
         ow_ds2401_init(&w.pool[i], rom);
         w.all[ZOO + i] = &w.pool[i].parent;
     }

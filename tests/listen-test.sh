@@ -95,31 +95,26 @@ done
 tap $? "the check sees a QEMU listening on TCP (-gdb tcp:..., -qmp tcp:...)"
 kill "$tcp_qemu" 2> /dev/null || true
 
+# watch NAME -- patchbay ARGS: start it, check its QEMU while it runs
+watch() {
+    name=$1; shift 2
+    "$patchbay" "$@" --results "$work/$name" > "$work/$name.log" 2>&1 &
+    pid=$!
+    bg_pids="$bg_pids $pid"
+    if q=$(qemu_of "$pid"); then
+        check_qemu "$name" "$q"
+    else
+        tap 1 "$name: no QEMU with sockets within 30 s (log: $work/$name.log)"
+    fi
+    wait "$pid" || true
+}
+
 # A plain run: QMP and the control channel. harness-hang keeps its VM up
 # until the silence timeout.
-"$patchbay" run --suite harness-hang --timeout 10 --results "$work/run" \
-    > "$work/run.log" 2>&1 &
-run=$!
-bg_pids="$bg_pids $run"
-if q=$(qemu_of "$run"); then
-    check_qemu run "$q"
-else
-    tap 1 "run: no QEMU with sockets within 30 s (log: $work/run.log)"
-fi
-wait "$run" || true
-
+watch run -- run --suite harness-hang --timeout 10
 # A gdb session: the gdbstub too. gdb lets the guest run to its end.
 printf 'continue\n' > "$work/continue.gdb"
-"$patchbay" debug --batch "$work/continue.gdb" --suite ctl --results "$work/debug" \
-    > "$work/debug.log" 2>&1 &
-dbg=$!
-bg_pids="$bg_pids $dbg"
-if q=$(qemu_of "$dbg"); then
-    check_qemu debug "$q"
-else
-    tap 1 "debug: no QEMU with sockets within 30 s (log: $work/debug.log)"
-fi
-wait "$dbg" || true
+watch debug -- debug --batch "$work/continue.gdb" --suite ctl
 
 echo "1..$n"
 exit $failed
