@@ -329,13 +329,15 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
         g_string_append_printf(append, " %s", *a);
     }
     const char *fixed[] = {
-        "-M", "virt", "-cpu",       "cortex-a72", "-smp", "2",
-        "-m", "1G",   "-nographic", "-no-reboot", "-nic", "none",
+        "-M",         "virt",       "-cpu",   "cortex-a72", "-m",
+        "1G",         "-nographic", "-no-reboot", "-nic", "none",
     };
     g_ptr_array_add(argv, g_strdup(r->qemu));
     for (guint i = 0; i < G_N_ELEMENTS(fixed); i++) {
         g_ptr_array_add(argv, g_strdup(fixed[i]));
     }
+    g_ptr_array_add(argv, g_strdup("-smp"));
+    g_ptr_array_add(argv, g_strdup_printf("%d", vm->rec.cpus));
     if (vm->rec.virtual_clock) {
         /* The guest's idle time costs no wall time: its clock jumps to the
          * next timer (docs/architecture.md, "Clocks"). */
@@ -410,13 +412,16 @@ static gboolean add_meta_lines(Run *r, const char *suite, const char *ext,
     return TRUE;
 }
 
+#define VM_CPUS_DEFAULT 2
+#define VM_CPUS_MAX     8
+
 /*
- * images/suites/NAME.vm, a key file: [vm] clock=virtual|real, cost=S (the
- * expected wall seconds), cost_all=S (with --all, when the slow tests
- * change it).
+ * images/suites/NAME.vm, a key file: [vm] clock=virtual|real, cpus=N (the
+ * vCPUs, VM_CPUS_DEFAULT when absent), cost=S (the expected wall seconds),
+ * cost_all=S (with --all, when the slow tests change it).
  */
 static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
-                             double *cost, GError **error)
+                             int *cpus, double *cost, GError **error)
 {
     g_autofree char *name = g_strdup_printf("%s.vm", suite);
     g_autofree char *path = g_build_filename(r->suites_meta, name, NULL);
@@ -424,6 +429,7 @@ static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
     g_autofree char *clock = NULL;
 
     *virtual_clock = FALSE;
+    *cpus = VM_CPUS_DEFAULT;
     *cost = 0;
     if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
         return TRUE;
@@ -440,6 +446,19 @@ static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
         return FALSE;
     }
     *virtual_clock = g_strcmp0(clock, "virtual") == 0;
+    if (g_key_file_has_key(kf, "vm", "cpus", NULL)) {
+        *cpus = g_key_file_get_integer(kf, "vm", "cpus", error);
+        if (!*error && (*cpus < 1 || *cpus > VM_CPUS_MAX)) {
+            g_set_error(error, G_KEY_FILE_ERROR,
+                        G_KEY_FILE_ERROR_INVALID_VALUE,
+                        "%s: cpus must be 1 to %d, not %d", path, VM_CPUS_MAX,
+                        *cpus);
+        }
+        if (*error) {
+            g_prefix_error(error, "%s: ", path);
+            return FALSE;
+        }
+    }
     {
         const char *key =
             r->all && g_key_file_has_key(kf, "vm", "cost_all", NULL)
@@ -481,15 +500,22 @@ static Vm *vm_new(Run *r, const char *name, char **suites, gboolean may_warp,
     g_ptr_array_add(r->vms, vm);
     for (guint i = 0; r->suites_meta && suites && suites[i]; i++) {
         gboolean virtual_clock;
+        int cpus;
         double cost;
 
         if (!add_meta_lines(r, suites[i], "qemu", vm->qemu_args, seen, error) ||
             !add_meta_lines(r, suites[i], "append", vm->append, seen, error) ||
-            !read_vm_meta(r, suites[i], &virtual_clock, &cost, error)) {
+            !read_vm_meta(r, suites[i], &virtual_clock, &cpus, &cost,
+                          error)) {
             return NULL;
         }
         all_virtual = all_virtual && virtual_clock;
+        /* suites that share a VM (a shell) get the most any one asks for */
+        vm->rec.cpus = i ? MAX(vm->rec.cpus, cpus) : cpus;
         vm->cost += cost;
+    }
+    if (!vm->rec.cpus) {
+        vm->rec.cpus = VM_CPUS_DEFAULT;
     }
     vm->rec.virtual_clock = may_warp && r->suites_meta && all_virtual &&
                             !g_str_equal(r->clock, "real");

@@ -269,8 +269,9 @@ char *run_record_vm_mark(const RunRecord *rec)
     g_autofree char *suites =
         rec->suites ? g_strjoinv(",", rec->suites) : g_strdup("");
 
-    return g_strdup_printf(RUN_VM_MARK "%s: suites=%s clock=%s", rec->vm_name,
-                           suites, rec->virtual_clock ? "virtual" : "real");
+    return g_strdup_printf(RUN_VM_MARK "%s: suites=%s clock=%s cpus=%d",
+                           rec->vm_name, suites,
+                           rec->virtual_clock ? "virtual" : "real", rec->cpus);
 }
 
 /* A VM mark's record, or NULL if line is not a well-formed mark. */
@@ -300,6 +301,8 @@ static RunRecord *record_from_mark(const char *line)
             rec->suites = g_strsplit(words[i] + 7, ",", -1);
         } else if (g_str_equal(words[i], "clock=virtual")) {
             rec->virtual_clock = TRUE;
+        } else if (g_str_has_prefix(words[i], "cpus=")) {
+            rec->cpus = (int)g_ascii_strtoll(words[i] + 5, NULL, 10);
         }
     }
     if (!rec->suites) {
@@ -498,6 +501,10 @@ static void build_vm(JsonBuilder *b, RunRecord *rec)
     json_builder_end_array(b);
     results_json_add_string(b, "clock",
                             rec->virtual_clock ? "virtual" : "real");
+    if (rec->cpus > 0) {
+        json_builder_set_member_name(b, "cpus");
+        json_builder_add_int_value(b, rec->cpus);
+    }
     results_json_add_double(b, "boot_s", boot_seconds(rec));
     results_json_add_double(b, "wall_s", seconds(rec->end_us - rec->start_us));
     json_builder_end_object(b);

@@ -55,6 +55,7 @@ typedef struct {
     char *vm_name;
     char **suites;
     gboolean virtual_clock;
+    int cpus; /* the VM's vCPUs, 0 when a saved mark does not say */
     /*
      * Limits (ktaplimits.h): console.log's bytes of this VM so far, what
      * its "NAME| " prefix adds to each line (0 for a run of one VM), and

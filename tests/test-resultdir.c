@@ -353,7 +353,7 @@ static void test_parse_cli(void)
  * fails; a line of no known VM belongs to none.
  */
 static const char *const two_vms[] = {
-    RUN_VM_MARK "s: suites=slowdemo clock=virtual",
+    RUN_VM_MARK "s: suites=slowdemo clock=virtual cpus=1",
     RUN_VM_MARK "p: suites=harness-panic clock=real",
     "s| KTAP version 1",
     "p| KTAP version 1",
@@ -393,6 +393,8 @@ static void test_two_vms(void)
     g_assert_cmpstr(s->vm_name, ==, "s");
     g_assert_true(s->virtual_clock);
     g_assert_false(p->virtual_clock);
+    g_assert_cmpint(s->cpus, ==, 1);
+    g_assert_cmpint(p->cpus, ==, 0); /* a mark from before cpus= */
     g_assert_cmpstr(p->suites[0], ==, "harness-panic");
     g_assert_cmpint(run_record_verdict(s, (const char *const *)s->suites), ==,
                     VERDICT_PASS);
@@ -414,6 +416,7 @@ static void test_two_vms(void)
     summary = read_file(dir, "summary.json");
     g_assert_nonnull(strstr(summary, "\"slow_skipped\" : 1"));
     g_assert_nonnull(strstr(summary, "\"clock\" : \"virtual\""));
+    g_assert_nonnull(strstr(summary, "\"cpus\" : 1"));
     g_assert_nonnull(strstr(summary, "\"jobs\" : 2"));
     remove_tmp(dir);
 }
