@@ -15,9 +15,15 @@ and any(.crashes.with[]; .kind == "hung-task" and (.test | startswith("w1/w1_net
 # - both lack kernel-patches/0002: a fault on a DONTNEED BO WARNs;
 and any(.crashes.base[]; .kind == "warn" and .test == $fault)
 and any(.crashes.with[]; .kind == "warn" and .test == $fault)
-and (.crashes.base | all(.kind == "hung-task" or .kind == "panic" or .test == $fault))
+# - both lack kernel-patches/0008: wire.max_slave_count=0 oopses the DS2490's
+#   first search (w1params);
+and any(.crashes.base[]; .kind == "oops" and (.test | startswith("w1params/")))
+and any(.crashes.with[]; .kind == "oops" and (.test | startswith("w1params/")))
+and (.crashes.base | all(.kind == "hung-task" or .kind == "panic" or .test == $fault
+                         or (.kind == "oops" and (.test | startswith("w1params/")))))
 # - only 6.1 WARNs in msm (SUBMIT of a DONTNEED or purged BO; the submit
 #   allocation without __GFP_NOWARN).
 and ([.crashes.with[] | select(.kind == "warn")] | length) >= 2
 and (.crashes.with | all((.kind == "warn" and (.test | startswith("msm/msm_ioctl/")))
+                         or (.kind == "oops" and (.test | startswith("w1params/")))
                          or .kind == "hung-task" or .kind == "panic"))
