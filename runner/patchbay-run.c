@@ -213,18 +213,20 @@ static void check_vm(Vm *vm, gint64 t)
         return;
     }
     /* Boot and silence in the VM's own time: not the time it waited for a
-     * host CPU (vmclock.h). */
+     * host CPU (vmclock.h). Seconds become microseconds in 64 bits: the
+     * default --deadline of seven suites (60 + 7 * 300 s) is past INT_MAX
+     * microseconds. */
     vm_clock_sample(&vm->clock, vm->pid, t);
     vt = vm_clock_now(&vm->clock, t);
     if (!vm->rec.saw_ktap &&
-        vt - vm->rec.start_us > r->boot_timeout_s * G_USEC_PER_SEC) {
+        vt - vm->rec.start_us > (gint64)r->boot_timeout_s * G_USEC_PER_SEC) {
         g_autofree char *why = g_strdup_printf(
             "no KTAP from /init within %d s of boot", r->boot_timeout_s);
         record_hang(vm, why);
         g_printerr("patchbay: %s; stopping QEMU\n", why);
         stop_qemu(vm);
     } else if (r->deadline_s > 0 &&
-               vt - vm->rec.start_us > r->deadline_s * G_USEC_PER_SEC) {
+               vt - vm->rec.start_us > (gint64)r->deadline_s * G_USEC_PER_SEC) {
         /* a guest that chatters forever never trips the silence watchdog */
         g_autofree char *why = g_strdup_printf(
             "the deadline of %d s (--deadline) passed", r->deadline_s);
@@ -248,7 +250,8 @@ static void check_vm(Vm *vm, gint64 t)
                    running ? running : "(boot)");
         stop_qemu(vm);
     } else if (vm->rec.first_fatal_us &&
-               t - vm->rec.first_fatal_us > r->crash_grace_s * G_USEC_PER_SEC) {
+               t - vm->rec.first_fatal_us >
+                   (gint64)r->crash_grace_s * G_USEC_PER_SEC) {
         /* panic=-1 normally ends QEMU; a lockup or a hung task may not. A
          * WARN or a KASAN report does not stop the run: the kernel goes
          * on, and so do the tests (the run fails all the same). */
@@ -329,8 +332,8 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
         g_string_append_printf(append, " %s", *a);
     }
     const char *fixed[] = {
-        "-M",         "virt",       "-cpu",   "cortex-a72", "-m",
-        "1G",         "-nographic", "-no-reboot", "-nic", "none",
+        "-M", "virt",       "-cpu",       "cortex-a72", "-m",
+        "1G", "-nographic", "-no-reboot", "-nic",       "none",
     };
     g_ptr_array_add(argv, g_strdup(r->qemu));
     for (guint i = 0; i < G_N_ELEMENTS(fixed); i++) {
@@ -449,8 +452,7 @@ static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
     if (g_key_file_has_key(kf, "vm", "cpus", NULL)) {
         *cpus = g_key_file_get_integer(kf, "vm", "cpus", error);
         if (!*error && (*cpus < 1 || *cpus > VM_CPUS_MAX)) {
-            g_set_error(error, G_KEY_FILE_ERROR,
-                        G_KEY_FILE_ERROR_INVALID_VALUE,
+            g_set_error(error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                         "%s: cpus must be 1 to %d, not %d", path, VM_CPUS_MAX,
                         *cpus);
         }
@@ -505,8 +507,7 @@ static Vm *vm_new(Run *r, const char *name, char **suites, gboolean may_warp,
 
         if (!add_meta_lines(r, suites[i], "qemu", vm->qemu_args, seen, error) ||
             !add_meta_lines(r, suites[i], "append", vm->append, seen, error) ||
-            !read_vm_meta(r, suites[i], &virtual_clock, &cpus, &cost,
-                          error)) {
+            !read_vm_meta(r, suites[i], &virtual_clock, &cpus, &cost, error)) {
             return NULL;
         }
         all_virtual = all_virtual && virtual_clock;
