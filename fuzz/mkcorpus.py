@@ -8,6 +8,8 @@ import os
 import struct
 import shutil
 
+from owcrc import crc8
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
@@ -118,15 +120,7 @@ put('ds2490', 'linux-search-realtime',
     (u8(D_TIMER) + d_status() + d_ep3(128)) * 8)
 # w1_therm: reset, MATCH ROM as a 9-byte block, CONVERT with SPU, read
 rom = bytes([0x28, 0x00, 0x10, 0, 0, 0, 0])
-crc = 0
-for b in rom:
-    for _ in range(8):
-        mix = (crc ^ b) & 1
-        crc >>= 1
-        if mix:
-            crc ^= 0x8C
-        b >>= 1
-rom += bytes([crc])
+rom += bytes([crc8(rom)])
 put('ds2490', 'linux-therm',
     u8(0x00) + d_ctl(0, 0) + d_mode(0, 2) + d_comm(0x0043, 0) + d_status() +
     d_ep2([0x55] + list(rom)) + d_comm(0x0075, 9) + d_status() + d_ep3(9) +

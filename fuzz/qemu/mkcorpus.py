@@ -24,6 +24,9 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from owcrc import crc8  # noqa: E402 (fuzz/owcrc.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEP = b'FUZZ'
 OP_READ, OP_WRITE, OP_PCI_READ, OP_PCI_WRITE = 2, 3, 4, 5
@@ -186,15 +189,7 @@ def gen_ds2490():
     put('ds2490', 'xhci-search', program(enum, desc, search))
     # w1_therm on the first DS18B20: MATCH ROM block, CONVERT, READ
     rom = bytes([0x28, 0x3d, 0x2c, 0x1b, 0x0a, 0, 0])
-    crc = 0
-    for b in rom:
-        for _ in range(8):
-            mix = (crc ^ b) & 1
-            crc >>= 1
-            if mix:
-                crc ^= 0x8C
-            b >>= 1
-    rom += bytes([crc])
+    rom += bytes([crc8(rom)])
     therm = (configure_endpoints() + vendor(0, 0, 0) + vendor(1, 0x0043, 0) +
              normal(4, 9, bytes([0x55]) + rom) + vendor(1, 0x0075, 9) +
              normal(7, 64) + vendor(1, 0x0053, 0x44) + [step()] +
