@@ -175,6 +175,29 @@ static bool next_search(long *attempts)
     return true;
 }
 
+/* Wait until n more searches have started (w1_master_attempts). */
+static bool wait_searches(int n, long timeout_ms)
+{
+    long long end = now_ms() + timeout_ms;
+    long start = read_or(ATTEMPTS_PATH, -1);
+
+    for (;;) {
+        long attempts = read_or(ATTEMPTS_PATH, -1);
+
+        /* the master may not be there yet: USB enumerates it after /init
+         * starts, sooner or later as the host is busy */
+        if (start < 0) {
+            start = attempts;
+        } else if (attempts >= start + n) {
+            return true;
+        }
+        if (now_ms() >= end) {
+            return false;
+        }
+        sleep_ms(100);
+    }
+}
+
 /*
  * All NSLAVES listed by the end of the n-th search from now (the one under
  * way counts as the first; w1_master_attempts grows as a search starts, so

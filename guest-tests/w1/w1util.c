@@ -126,29 +126,6 @@ long master_slave_count(void)
     return read_long(W1_MASTER "/w1_master_slave_count", &v) ? -1 : v;
 }
 
-bool wait_searches(int n, long timeout_ms)
-{
-    long long end = now_ms() + timeout_ms;
-    long start = -1, attempts;
-
-    for (;;) {
-        if (read_long(W1_MASTER "/w1_master_attempts", &attempts)) {
-            attempts = -1;
-        }
-        /* the master may not be there yet: USB enumerates it after /init
-         * starts, sooner or later as the host is busy */
-        if (start < 0) {
-            start = attempts;
-        } else if (attempts >= start + n) {
-            return true;
-        }
-        if (now_ms() >= end) {
-            return false;
-        }
-        sleep_ms(100);
-    }
-}
-
 bool wait_for_discovery(int want, long timeout_ms)
 {
     long long end = now_ms() + timeout_ms;

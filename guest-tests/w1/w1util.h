@@ -91,12 +91,6 @@ bool slave_dir_exists(const char *name);
 long master_slave_count(void);
 
 /*
- * Wait (bounded) until bus master 1 has started n more searches than when
- * it was first seen (w1_master_attempts); true on success.
- */
-bool wait_searches(int n, long timeout_ms);
-
-/*
  * Wait (bounded) until bus master 1 exists and reports want slaves with all
  * four default slaves attached; true on success.
  */
