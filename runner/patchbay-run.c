@@ -421,10 +421,12 @@ static gboolean add_meta_lines(Run *r, const char *suite, const char *ext,
 /*
  * images/suites/NAME.vm, a key file: [vm] clock=virtual|real, cpus=N (the
  * vCPUs, VM_CPUS_DEFAULT when absent), cost=S (the expected wall seconds),
- * cost_all=S (with --all, when the slow tests change it).
+ * cost_all=S (with --all, when the slow tests change it), alone=true (its
+ * kernel arguments are what it tests: it never shares a VM).
  */
 static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
-                             int *cpus, double *cost, GError **error)
+                             int *cpus, double *cost, gboolean *alone,
+                             GError **error)
 {
     g_autofree char *name = g_strdup_printf("%s.vm", suite);
     g_autofree char *path = g_build_filename(r->suites_meta, name, NULL);
@@ -434,6 +436,7 @@ static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
     *virtual_clock = FALSE;
     *cpus = VM_CPUS_DEFAULT;
     *cost = 0;
+    *alone = FALSE;
     if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
         return TRUE;
     }
@@ -449,6 +452,13 @@ static gboolean read_vm_meta(Run *r, const char *suite, gboolean *virtual_clock,
         return FALSE;
     }
     *virtual_clock = g_strcmp0(clock, "virtual") == 0;
+    if (g_key_file_has_key(kf, "vm", "alone", NULL)) {
+        *alone = g_key_file_get_boolean(kf, "vm", "alone", error);
+        if (*error) {
+            g_prefix_error(error, "%s: ", path);
+            return FALSE;
+        }
+    }
     if (g_key_file_has_key(kf, "vm", "cpus", NULL)) {
         *cpus = g_key_file_get_integer(kf, "vm", "cpus", error);
         if (!*error && (*cpus < 1 || *cpus > VM_CPUS_MAX)) {
@@ -501,13 +511,20 @@ static Vm *vm_new(Run *r, const char *name, char **suites, gboolean may_warp,
     vm->qemu_stderr = g_string_new(NULL);
     g_ptr_array_add(r->vms, vm);
     for (guint i = 0; r->suites_meta && suites && suites[i]; i++) {
-        gboolean virtual_clock;
+        gboolean virtual_clock, alone;
         int cpus;
         double cost;
 
         if (!add_meta_lines(r, suites[i], "qemu", vm->qemu_args, seen, error) ||
             !add_meta_lines(r, suites[i], "append", vm->append, seen, error) ||
-            !read_vm_meta(r, suites[i], &virtual_clock, &cpus, &cost, error)) {
+            !read_vm_meta(r, suites[i], &virtual_clock, &cpus, &cost, &alone,
+                          error)) {
+            return NULL;
+        }
+        if (alone && (i || suites[1])) {
+            /* drop_alone_suites() keeps this from happening */
+            g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                        "suite %s runs in a VM of its own", suites[i]);
             return NULL;
         }
         all_virtual = all_virtual && virtual_clock;
@@ -536,6 +553,42 @@ static void vm_free(gpointer data)
     g_string_free(vm->qemu_stderr, TRUE);
     g_free(vm->sock_dir);
     g_free(vm);
+}
+
+/*
+ * A shell or a gdb session boots one VM with every suite's hardware and
+ * kernel arguments. A suite whose kernel arguments are what it tests
+ * (alone=true: w1params boots with a value the kernel must refuse) would
+ * change the others' kernel: leave it out, and say how to get it.
+ */
+static gboolean drop_alone_suites(Run *r, GError **error)
+{
+    g_autoptr(GStrvBuilder) kept = g_strv_builder_new();
+
+    if (!r->suites || !r->suites[0] || !r->suites[1] || !r->suites_meta) {
+        return TRUE;
+    }
+    for (guint i = 0; r->suites[i]; i++) {
+        gboolean virtual_clock, alone;
+        int cpus;
+        double cost;
+
+        if (!read_vm_meta(r, r->suites[i], &virtual_clock, &cpus, &cost, &alone,
+                          error)) {
+            return FALSE;
+        }
+        if (alone) {
+            g_printerr("patchbay: suite %s left out: it runs in a VM of its "
+                       "own (its kernel arguments are what it tests); name it "
+                       "alone: --suite %s\n",
+                       r->suites[i], r->suites[i]);
+        } else {
+            g_strv_builder_add(kept, r->suites[i]);
+        }
+    }
+    g_strfreev(r->suites);
+    r->suites = g_strv_builder_end(kept);
+    return TRUE;
 }
 
 /* Interactive use (patchbay shell): QEMU owns the terminal. */
@@ -1042,6 +1095,10 @@ int main(int argc, char **argv)
         return EXIT_INCOMPLETE;
     }
     r.parent_pid = getppid();
+    if ((r.interactive || r.gdb_socket) && !drop_alone_suites(&r, &error)) {
+        g_printerr("patchbay-run: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
     if (r.interactive) {
         return run_interactive(&r);
     }

@@ -29,6 +29,8 @@ ok $s "a prompt appears"
 echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
 ! screen | grep -qE 'CRITICAL|WARNING \*\*'
 ok $? "no GLib CRITICAL or WARNING on the way to the prompt"
+screen | grep -q 'suite w1params left out: it runs in a VM of its own'
+ok $? "w1params left out of the shell's VM, and said so (alone=true: its kernel arguments would change the w1 bus)"
 qemu_pids=$(pgrep -s "$sid" qemu-system)
 [ -n "$qemu_pids" ]
 ok $? "QEMU runs in the shell's session (pid $qemu_pids)"
