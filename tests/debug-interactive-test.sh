@@ -42,8 +42,14 @@ gdb 'lx-ps'
 screen | grep -q ' msm_ioctl$'
 ok $? "lx-ps (the kernel's gdb scripts) lists the suite's process"
 gdb 'delete 1'
+# ^C as soon as gdb has resumed the guest (its second "Continuing."): the
+# rest of the msm suite takes about a second on the virtual clock, so a
+# fixed "sleep 1" sometimes came after the guest had finished.
 tmux send-keys -t "$session" 'continue' Enter
-sleep 1
+end=$(($(date +%s) + 30))
+while [ "$(screen | grep -c '^Continuing\.')" -lt 2 ] && [ "$(date +%s)" -le "$end" ]; do
+    sleep 0.05
+done
 tmux send-keys -t "$session" C-c
 gdb 'info registers pc'
 screen | grep -q 'received signal SIGINT'
