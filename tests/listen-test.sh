@@ -86,13 +86,19 @@ qemu_bin=$("$PATCHBAY_ROOT/scripts/build-qemu")/qemu-system-aarch64
     > "$work/tcp-qemu.log" 2>&1 &
 tcp_qemu=$!
 bg_pids="$bg_pids $tcp_qemu"
+# Wait for both: QEMU opens the gdbstub's socket before QMP's, and a check
+# made when only the first was there failed (and, under set -e, ended the
+# script without a word) on a loaded machine.
+tcp_count() { inet_listeners "$tcp_qemu" | grep -c '^tcp' || true; }
 i=0
-while [ $i -lt 50 ] && [ -z "$(inet_listeners "$tcp_qemu")" ]; do
+while [ $i -lt 150 ] && [ "$(tcp_count)" -lt 2 ]; do
     sleep 0.2
     i=$((i + 1))
 done
-[ "$(inet_listeners "$tcp_qemu" | grep -c '^tcp')" -ge 2 ]
-tap $? "the check sees a QEMU listening on TCP (-gdb tcp:..., -qmp tcp:...)"
+status=0
+[ "$(tcp_count)" -ge 2 ] || status=1
+tap $status "the check sees a QEMU listening on TCP (-gdb tcp:..., -qmp tcp:...)"
+[ $status = 0 ] || sed 's/^/#   /' "$work/tcp-qemu.log"
 kill "$tcp_qemu" 2> /dev/null || true
 
 # watch NAME -- patchbay ARGS: start it, check its QEMU while it runs
