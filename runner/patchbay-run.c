@@ -196,10 +196,29 @@ static void on_qemu_exit(GObject *src, GAsyncResult *res, gpointer data)
     vm_maybe_done(vm);
 }
 
+/* Seconds to microseconds, in 64 bits: the default --deadline of seven
+ * suites (60 + 7 * 300 s) is past INT_MAX microseconds. */
+static gint64 us_of_s(int s)
+{
+    return (gint64)s * G_USEC_PER_SEC;
+}
+
+/* Record a hang (its "why" in the console and the results), say it, and
+ * stop QEMU. */
+static void stop_hung(Vm *vm, const char *why, const char *during)
+{
+    record_hang(vm, why);
+    g_printerr("patchbay: hang: %s%s%s; stopping QEMU\n", why,
+               during ? " during " : "", during ? during : "");
+    stop_qemu(vm);
+}
+
 /* The boot deadline, the hang watchdog and the crash grace of one VM. */
 static void check_vm(Vm *vm, gint64 t)
 {
     Run *r = vm->run;
+    g_autofree char *why = NULL;
+    g_autofree char *running = NULL;
     gint64 vt;
 
     if (!vm->started || vm->qemu_exited || vm->killed) {
@@ -213,45 +232,33 @@ static void check_vm(Vm *vm, gint64 t)
         return;
     }
     /* Boot and silence in the VM's own time: not the time it waited for a
-     * host CPU (vmclock.h). Seconds become microseconds in 64 bits: the
-     * default --deadline of seven suites (60 + 7 * 300 s) is past INT_MAX
-     * microseconds. */
+     * host CPU (vmclock.h). */
     vm_clock_sample(&vm->clock, vm->pid, t);
     vt = vm_clock_now(&vm->clock, t);
     if (!vm->rec.saw_ktap &&
-        vt - vm->rec.start_us > (gint64)r->boot_timeout_s * G_USEC_PER_SEC) {
-        g_autofree char *why = g_strdup_printf(
-            "no KTAP from /init within %d s of boot", r->boot_timeout_s);
-        record_hang(vm, why);
-        g_printerr("patchbay: %s; stopping QEMU\n", why);
-        stop_qemu(vm);
+        vt - vm->rec.start_us > us_of_s(r->boot_timeout_s)) {
+        why = g_strdup_printf("no KTAP from /init within %d s of boot",
+                              r->boot_timeout_s);
+        stop_hung(vm, why, NULL);
     } else if (r->deadline_s > 0 &&
-               vt - vm->rec.start_us > (gint64)r->deadline_s * G_USEC_PER_SEC) {
+               vt - vm->rec.start_us > us_of_s(r->deadline_s)) {
         /* a guest that chatters forever never trips the silence watchdog */
-        g_autofree char *why = g_strdup_printf(
-            "the deadline of %d s (--deadline) passed", r->deadline_s);
-
-        record_hang(vm, why);
-        g_printerr("patchbay: hang: %s; stopping QEMU\n", why);
-        stop_qemu(vm);
+        why = g_strdup_printf("the deadline of %d s (--deadline) passed",
+                              r->deadline_s);
+        stop_hung(vm, why, NULL);
     } else if (vm->rec.saw_ktap && watchdog_expired(&vm->watchdog, vt)) {
-        g_autofree char *running = run_record_running(&vm->rec);
-        g_autofree char *why =
-            vm->clock.stalled_us < G_USEC_PER_SEC
-                ? g_strdup_printf("no console output for %d s",
-                                  r->suite_timeout_s)
-                : g_strdup_printf("no console output for %d s of the VM's "
-                                  "own time (it waited %.0f s more for a "
-                                  "host CPU)",
-                                  r->suite_timeout_s,
-                                  vm->clock.stalled_us / 1e6);
-        record_hang(vm, why);
-        g_printerr("patchbay: hang: %s during %s; stopping QEMU\n", why,
-                   running ? running : "(boot)");
-        stop_qemu(vm);
+        running = run_record_running(&vm->rec);
+        why = vm->clock.stalled_us < G_USEC_PER_SEC
+                  ? g_strdup_printf("no console output for %d s",
+                                    r->suite_timeout_s)
+                  : g_strdup_printf("no console output for %d s of the VM's "
+                                    "own time (it waited %.0f s more for a "
+                                    "host CPU)",
+                                    r->suite_timeout_s,
+                                    vm->clock.stalled_us / 1e6);
+        stop_hung(vm, why, running ? running : "(boot)");
     } else if (vm->rec.first_fatal_us &&
-               t - vm->rec.first_fatal_us >
-                   (gint64)r->crash_grace_s * G_USEC_PER_SEC) {
+               t - vm->rec.first_fatal_us > us_of_s(r->crash_grace_s)) {
         /* panic=-1 normally ends QEMU; a lockup or a hung task may not. A
          * WARN or a KASAN report does not stop the run: the kernel goes
          * on, and so do the tests (the run fails all the same). */
@@ -815,8 +822,7 @@ static gboolean start_vm(Vm *vm, GError **error)
                                          G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_subprocess_launcher_set_stdin_file_path(launcher, "/dev/null");
     vm->rec.start_us = now_us();
-    watchdog_init(&vm->watchdog, (gint64)r->suite_timeout_s * G_USEC_PER_SEC,
-                  vm->rec.start_us);
+    watchdog_init(&vm->watchdog, us_of_s(r->suite_timeout_s), vm->rec.start_us);
     vm->qemu_proc = g_subprocess_launcher_spawnv(
         launcher, (const char *const *)argv->pdata, error);
     if (!vm->qemu_proc) {
