@@ -6,6 +6,8 @@
  *
  * With --parse CONSOLE it boots nothing: it judges a saved console.log the
  * same way (as "kunit.py parse" does) and writes the same result files.
+ * With --plan FILE it boots nothing either: it writes the VMs it would start,
+ * as LAVA is to start them (patchbay lava export, docs/lava.md).
  *
  * Exit codes: 0 every test passed; 1 a test failed or the kernel crashed or
  * hung; 2 incomplete (QEMU or the boot failed, a suite is missing).
@@ -69,7 +71,7 @@ typedef struct {
 struct Run {
     /* options */
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
-    char *gdb_socket, *parse, *suites_meta, *clock;
+    char *gdb_socket, *parse, *plan, *suites_meta, *clock;
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs, deadline_s;
     gboolean verbose, interactive, all;
@@ -296,13 +298,19 @@ static gboolean on_signal(gpointer data)
 static GPtrArray *qemu_argv(Run *r, Vm *vm)
 {
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GString) append = g_string_new(
-        /* printk.devkmsg=on: the guest's test marks in /dev/kmsg are not
-         * rate-limited away (ktap_marks_feed) */
-        "console=ttyAMA0 panic=-1 oops=panic softlockup_panic=1 "
-        "printk.devkmsg=on "
-        "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
+    /*
+     * printk.devkmsg=on: the guest's test marks in /dev/kmsg are not
+     * rate-limited away (ktap_marks_feed). Under LAVA (--plan) a panicked
+     * kernel waits instead of resetting, so that the end of its report
+     * reaches the console and ends the job's monitor, and /init repeats
+     * each result with its whole name (patchbay.lava).
+     */
+    g_autoptr(GString) append =
+        g_string_new(r->plan ? "console=ttyAMA0 panic=0 patchbay.lava=1 "
+                             : "console=ttyAMA0 panic=-1 ");
 
+    g_string_append(append, "oops=panic softlockup_panic=1 printk.devkmsg=on "
+                            "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
     if (r->interactive) {
         /* A shell may be asked for without any --suite. */
         g_string_append(append, " patchbay.shell=1");
@@ -932,6 +940,83 @@ static gboolean plan_vms(Run *r, GError **error)
     return TRUE;
 }
 
+/* Every suite the run names is in the initramfs (else a message). */
+static gboolean suites_available(Run *r)
+{
+    for (guint i = 0; r->suites[i]; i++) {
+        if (!suite_available(r, r->suites[i])) {
+            g_printerr("patchbay: no suite named '%s' in the initramfs\n",
+                       r->suites[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/*
+ * --plan: the VMs, as JSON, for a job that LAVA runs without us: no control
+ * channel (its host side is this program), and the time each may take.
+ */
+static int run_plan(Run *r)
+{
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+
+    if (!suites_available(r)) {
+        return EXIT_INCOMPLETE;
+    }
+    if (!plan_vms(r, &error)) {
+        g_printerr("patchbay: %s\n", error->message);
+        return EXIT_INCOMPLETE;
+    }
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "vms");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+        g_autoptr(GPtrArray) argv = qemu_argv(r, vm);
+        guint nsuites = g_strv_length(vm->rec.suites);
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, vm->rec.vm_name);
+        json_builder_set_member_name(b, "suites");
+        json_builder_begin_array(b);
+        for (guint j = 0; j < nsuites; j++) {
+            json_builder_add_string_value(b, vm->rec.suites[j]);
+        }
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "cpus");
+        json_builder_add_int_value(b, vm->rec.cpus);
+        json_builder_set_member_name(b, "clock");
+        json_builder_add_string_value(b, vm->rec.virtual_clock ? "virtual"
+                                                               : "real");
+        /* what our watchdog would allow: the boot, then each suite's */
+        json_builder_set_member_name(b, "timeout_s");
+        json_builder_add_int_value(b, r->boot_timeout_s +
+                                          (gint64)r->suite_timeout_s * nsuites);
+        json_builder_set_member_name(b, "argv");
+        json_builder_begin_array(b);
+        for (guint j = 0; j + 1 < argv->len; j++) {
+            json_builder_add_string_value(b, g_ptr_array_index(argv, j));
+        }
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    if (!json_generator_to_file(gen, r->plan, &error)) {
+        g_printerr("patchbay: cannot write %s: %s\n", r->plan, error->message);
+        return EXIT_INCOMPLETE;
+    }
+    return EXIT_PASS;
+}
+
 static int run_batch(Run *r)
 {
     g_autoptr(GError) error = NULL;
@@ -939,12 +1024,8 @@ static int run_batch(Run *r)
     g_autofree char *cmd_path = NULL;
     g_autofree RunRecord **recs = NULL;
 
-    for (guint i = 0; r->suites[i]; i++) {
-        if (!suite_available(r, r->suites[i])) {
-            g_printerr("patchbay: no suite named '%s' in the initramfs\n",
-                       r->suites[i]);
-            return EXIT_INCOMPLETE;
-        }
+    if (!suites_available(r)) {
+        return EXIT_INCOMPLETE;
     }
     if (r->jobs <= 0) {
         r->jobs = g_get_num_processors();
@@ -1063,6 +1144,11 @@ int main(int argc, char **argv)
          "boot nothing: judge this saved console.log and write the result "
          "files (into --results, else beside it); --suite is optional",
          "CONSOLE"},
+        {"plan", 0, 0, G_OPTION_ARG_FILENAME, &r.plan,
+         "boot nothing: write the VMs as JSON (name, suites, cpus, clock, "
+         "timeout_s, QEMU's argv), as a LAVA job is to boot them: no control "
+         "channel, panic=0, patchbay.lava=1",
+         "FILE"},
         {"suites-meta", 0, 0, G_OPTION_ARG_FILENAME, &r.suites_meta,
          "folder of the suites' NAME.qemu, NAME.append and NAME.vm "
          "(images/suites)",
@@ -1099,6 +1185,15 @@ int main(int argc, char **argv)
         g_printerr(
             "patchbay-run: --qemu, --kernel and --initrd are required\n");
         return EXIT_INCOMPLETE;
+    }
+    if (r.plan) {
+        if (!r.suites || !r.suites[0] || r.results || r.interactive ||
+            r.gdb_socket) {
+            g_printerr("patchbay-run: --plan goes with --suite, without "
+                       "--results, --interactive or --gdb-socket\n");
+            return EXIT_INCOMPLETE;
+        }
+        return run_plan(&r);
     }
     r.parent_pid = getppid();
     if ((r.interactive || r.gdb_socket) && !drop_alone_suites(&r, &error)) {

@@ -15,6 +15,13 @@
  *   patchbay.slow=1       also run the executables a suite lists in
  *                         /suites/NAME/slow; without it they are reported
  *                         "ok N NAME # SKIP slow: ..." (kunit's speed=slow)
+ *   patchbay.lava=1       for a LAVA monitor (docs/lava.md), which sees one
+ *                         console line at a time: every result line is
+ *                         followed by "# patchbay-result: " and the same
+ *                         line with the test's whole path as its name
+ *                         ("ok 5 openat2/openat2_test/NAME # SKIP ..."),
+ *                         and no test marks go to the kernel log (they
+ *                         would cut the console's lines in two)
  *
  * The kernel's configuration is made available to the tests as
  * KCONFIG_PATH (common/kconfig.h): from /proc/config.gz when the kernel has
@@ -61,6 +68,7 @@
 static char cmdline[4096];
 static int default_timeout_s = 300;
 static int run_slow;
+static int lava;
 
 static void say(const char *fmt, ...)
 {
@@ -70,6 +78,50 @@ static void say(const char *fmt, ...)
     vprintf(fmt, ap);
     va_end(ap);
     fflush(stdout);
+}
+
+/*
+ * In LAVA mode, repeat a result line (without its indentation) as a
+ * diagnostic whose name has the test's whole path: "ok 5 NAME # SKIP" in
+ * suite/program becomes "# patchbay-result: ok 5 suite/program/NAME # SKIP".
+ * path is "" at the top level. Anything but a result line prints nothing.
+ */
+static void lava_result(const char *indent, const char *path, const char *line)
+{
+    size_t head;
+
+    if (!lava) {
+        return;
+    }
+    if (strncmp(line, "ok ", 3) == 0) {
+        head = 3;
+    } else if (strncmp(line, "not ok ", 7) == 0) {
+        head = 7;
+    } else {
+        return;
+    }
+    /* the test number and TAP's optional "-" stay before the name */
+    head += strspn(line + head, "0123456789");
+    head += strspn(line + head, " \t");
+    if (line[head] == '-' && line[head + 1] == ' ') {
+        head += 1 + strspn(line + head + 1, " \t");
+    }
+    say("%s# patchbay-result: %.*s%s%s%s\n", indent, (int)head, line, path,
+        *path ? "/" : "", line + head);
+}
+
+/* A result line of /init's own, at indent, and its LAVA repeat. */
+static void say_result(const char *indent, const char *path, const char *fmt,
+                       ...)
+{
+    char line[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    say("%s%s\n", indent, line);
+    lava_result(indent, path, line);
 }
 
 static void mount_or_warn(const char *src, const char *dst, const char *type,
@@ -193,10 +245,12 @@ static int suite_timeout(const char *suite_dir)
 }
 
 /*
- * Copy the child's output to the console, every line indented by `indent`.
- * Returns once the child closed its end (exited), or -1 on timeout.
+ * Copy the child's output to the console, every line indented by `indent`
+ * (in LAVA mode with its results repeated under path). Returns once the
+ * child closed its end (exited), or -1 on timeout.
  */
-static int relay_output(int fd, const char *indent, int timeout_s)
+static int relay_output(int fd, const char *indent, const char *path,
+                        int timeout_s)
 {
     char buf[4096], line[8192];
     size_t used = 0;
@@ -235,6 +289,7 @@ static int relay_output(int fd, const char *indent, int timeout_s)
             if (buf[i] == '\n' || used == sizeof(line) - 1) {
                 line[used] = '\0';
                 say("%s%s\n", indent, line);
+                lava_result(indent, path, line);
                 used = 0;
                 if (buf[i] == '\n') {
                     continue;
@@ -248,6 +303,7 @@ static int relay_output(int fd, const char *indent, int timeout_s)
     if (used) {
         line[used] = '\0';
         say("%s%s\n", indent, line);
+        lava_result(indent, path, line);
     }
     return 0;
 }
@@ -265,7 +321,7 @@ static void kmsg_mark(const char *dir, const char *name, const char *what)
     int n;
 
     if (fd == -2) {
-        fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+        fd = lava ? -1 : open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
     }
     n = snprintf(line, sizeof(line), "<12>patchbay-ktap: %s/%s %s\n",
                  dir + strlen(SUITES_DIR "/"), name, what);
@@ -278,13 +334,16 @@ static void kmsg_mark(const char *dir, const char *name, const char *what)
 static int run_executable(const char *dir, const char *name, int number,
                           int timeout_s)
 {
-    char path[512], workdir[] = "/tmp/pb-XXXXXX";
+    const char *suite = dir + strlen(SUITES_DIR "/");
+    char path[512], test[512], workdir[] = "/tmp/pb-XXXXXX";
     int pipefd[2], status = 0, timed_out;
     pid_t pid;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(test, sizeof(test), "%s/%s", suite, name);
     if (pipe(pipefd) < 0 || !mkdtemp(workdir)) {
-        say("  not ok %d %s # init: %s\n", number, name, strerror(errno));
+        say_result("  ", suite, "not ok %d %s # init: %s", number, name,
+                   strerror(errno));
         return 1;
     }
     /*
@@ -306,7 +365,9 @@ static int run_executable(const char *dir, const char *name, int number,
             _exit(127);
         }
         /* common/ktap.h marks each result in the kernel log */
-        setenv("PATCHBAY_KMSG_MARKS", "1", 1);
+        if (!lava) {
+            setenv("PATCHBAY_KMSG_MARKS", "1", 1);
+        }
         execv(path, argv);
         printf("# init: exec %s: %s\n", path, strerror(errno));
         _exit(127);
@@ -314,10 +375,11 @@ static int run_executable(const char *dir, const char *name, int number,
     close(pipefd[1]);
     if (pid < 0) {
         close(pipefd[0]);
-        say("  not ok %d %s # init: fork: %s\n", number, name, strerror(errno));
+        say_result("  ", suite, "not ok %d %s # init: fork: %s", number, name,
+                   strerror(errno));
         return 1;
     }
-    timed_out = relay_output(pipefd[0], "    ", timeout_s) < 0;
+    timed_out = relay_output(pipefd[0], "    ", test, timeout_s) < 0;
     if (timed_out) {
         kill(-pid, SIGKILL);
     }
@@ -329,23 +391,26 @@ static int run_executable(const char *dir, const char *name, int number,
     kmsg_mark(dir, name, "end");
 
     if (timed_out) {
-        say("  not ok %d %s # TIMEOUT %d seconds\n", number, name, timeout_s);
+        say_result("  ", suite, "not ok %d %s # TIMEOUT %d seconds", number,
+                   name, timeout_s);
         return 1;
     }
     if (WIFSIGNALED(status)) {
-        say("  not ok %d %s # killed by signal %d (%s)\n", number, name,
-            WTERMSIG(status), strsignal(WTERMSIG(status)));
+        say_result("  ", suite, "not ok %d %s # killed by signal %d (%s)",
+                   number, name, WTERMSIG(status), strsignal(WTERMSIG(status)));
         return 1;
     }
     if (WEXITSTATUS(status) == KSFT_SKIP) {
-        say("  ok %d %s # SKIP exit code %d\n", number, name, KSFT_SKIP);
+        say_result("  ", suite, "ok %d %s # SKIP exit code %d", number, name,
+                   KSFT_SKIP);
         return 0;
     }
     if (WEXITSTATUS(status) != 0) {
-        say("  not ok %d %s # exit=%d\n", number, name, WEXITSTATUS(status));
+        say_result("  ", suite, "not ok %d %s # exit=%d", number, name,
+                   WEXITSTATUS(status));
         return 1;
     }
-    say("  ok %d %s\n", number, name);
+    say_result("  ", suite, "ok %d %s", number, name);
     return 0;
 }
 
@@ -391,7 +456,8 @@ static int run_suite(const char *suite, int number)
     snprintf(dir, sizeof(dir), "%s/%s", SUITES_DIR, suite);
     n = list_executables(dir, names, MAX_EXECUTABLES);
     if (n <= 0) {
-        say("not ok %d %s # no such suite in the initramfs\n", number, suite);
+        say_result("", "", "not ok %d %s # no such suite in the initramfs",
+                   number, suite);
         return 1;
     }
     /*
@@ -400,7 +466,7 @@ static int run_suite(const char *suite, int number)
      */
     lacks = suite_lacks(dir);
     if (lacks) {
-        say("ok %d %s # SKIP %s\n", number, suite, lacks);
+        say_result("", "", "ok %d %s # SKIP %s", number, suite, lacks);
         for (int i = 0; i < n; i++) {
             free(names[i]);
         }
@@ -410,16 +476,18 @@ static int run_suite(const char *suite, int number)
     say("  KTAP version 1\n  # Subtest: %s\n  1..%d\n", suite, n);
     for (int i = 0; i < n; i++) {
         if (!run_slow && is_slow(dir, names[i])) {
-            say("  ok %d %s # SKIP slow: left out, scripts/patchbay run "
-                "--all runs it\n",
-                i + 1, names[i]);
+            say_result("  ", suite,
+                       "ok %d %s # SKIP slow: left out, scripts/patchbay run "
+                       "--all runs it",
+                       i + 1, names[i]);
         } else {
             failed += run_executable(dir, names[i], i + 1, timeout_s) != 0;
         }
         free(names[i]);
     }
-    say("%s %d %s # %d of %d failed, %.2f s\n", failed ? "not ok" : "ok",
-        number, suite, failed, n, uptime_s() - start);
+    say_result("", "", "%s %d %s # %d of %d failed, %.2f s",
+               failed ? "not ok" : "ok", number, suite, failed, n,
+               uptime_s() - start);
     return failed;
 }
 
@@ -621,6 +689,9 @@ int main(void)
     }
     if (cmdline_get("patchbay.slow", buf, sizeof(buf))) {
         run_slow = atoi(buf);
+    }
+    if (cmdline_get("patchbay.lava", buf, sizeof(buf))) {
+        lava = atoi(buf);
     }
     if (cmdline_get("patchbay.shell", buf, sizeof(buf)) && atoi(buf)) {
         say("patchbay shell: Linux %s, %.2f s after boot\n"

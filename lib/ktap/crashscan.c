@@ -60,6 +60,18 @@ static const Trigger triggers[] = {
     {"INFO: rcu_", "stall", "rcu-stall", FALSE},
 };
 
+guint crash_trigger_count(void)
+{
+    return G_N_ELEMENTS(triggers);
+}
+
+const char *crash_trigger_prefix(guint i, const char **must_contain)
+{
+    g_return_val_if_fail(i < G_N_ELEMENTS(triggers), NULL);
+    *must_contain = triggers[i].must_contain;
+    return triggers[i].prefix;
+}
+
 gboolean crash_kind_is_fatal(const char *kind)
 {
     static const char *const survivable[] = {"warn", "kasan", "ubsan"};

@@ -30,6 +30,14 @@ typedef struct {
 
 typedef struct CrashScanner CrashScanner;
 
+/*
+ * The i-th line start that begins a report (i < crash_trigger_count()), and
+ * the text the line must also contain, or NULL: for tools that watch a
+ * console without this scanner (a LAVA monitor, patchbay-lava).
+ */
+guint crash_trigger_count(void);
+const char *crash_trigger_prefix(guint i, const char **must_contain);
+
 CrashScanner *crash_scanner_new(void);
 void crash_scanner_free(CrashScanner *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(CrashScanner, crash_scanner_free)
