@@ -17,6 +17,8 @@
  *       LAVA's own results (its monitors') against the verdict and the
  *       results.txt judged from the same consoles: every test with the same
  *       result, and a failure wherever the verdict is one.
+ *   patchbay-lava monitor
+ *       The jobs' monitor (start, end, pattern, fixupdict) as JSON.
  *
  * Exit codes: 0 done (check: they agree); 1 check: the LAVA job itself
  * failed although the results agree; 2 bad input, or they disagree.
@@ -257,26 +259,77 @@ static char *monitor_pattern(void)
         RESULT_MARK, crash->str, crash->str);
 }
 
-static void monitor_fixupdict(GString *out, const char *indent)
+/* The monitor's fixupdict: what it captures as result -> LAVA's result. */
+static GPtrArray *monitor_fixups(void)
 {
     static const char *const results[][2] = {
         {"ok", "pass"},   {"not ok", "fail"}, {"SKIP", "skip"},
         {"TODO", "skip"}, {"todo", "skip"},
     };
-    guint n = crash_trigger_count();
+    GPtrArray *pairs = g_ptr_array_new();
 
     for (guint i = 0; i < G_N_ELEMENTS(results); i++) {
-        g_string_append(out, indent);
-        yaml_quoted(out, results[i][0]);
-        g_string_append_printf(out, ": %s\n", results[i][1]);
+        g_ptr_array_add(pairs, (gpointer)results[i][0]);
+        g_ptr_array_add(pairs, (gpointer)results[i][1]);
     }
-    for (guint i = 0; i < n; i++) {
+    for (guint i = 0; i < crash_trigger_count(); i++) {
         const char *must;
 
-        g_string_append(out, indent);
-        yaml_quoted(out, crash_trigger_prefix(i, &must));
-        g_string_append(out, ": fail\n");
+        g_ptr_array_add(pairs, (gpointer)crash_trigger_prefix(i, &must));
+        g_ptr_array_add(pairs, (gpointer) "fail");
     }
+    return pairs;
+}
+
+static void monitor_fixupdict(GString *out, const char *indent)
+{
+    g_autoptr(GPtrArray) pairs = monitor_fixups();
+
+    for (guint i = 0; i + 1 < pairs->len; i += 2) {
+        g_string_append(out, indent);
+        yaml_quoted(out, g_ptr_array_index(pairs, i));
+        g_string_append_printf(out, ": %s\n",
+                               (char *)g_ptr_array_index(pairs, i + 1));
+    }
+}
+
+/* monitor: the monitor's start, end, pattern and fixupdict as JSON, for
+ * tests that apply them as LAVA does (tests/lava-monitor-test.py). */
+static int cmd_monitor(int argc, char **argv)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autoptr(GPtrArray) pairs = monitor_fixups();
+    g_autofree char *pattern = monitor_pattern();
+    g_autofree char *text = NULL;
+
+    (void)argv;
+    if (argc > 1) {
+        g_printerr("usage: patchbay-lava monitor\n");
+        return EXIT_BAD;
+    }
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "start");
+    json_builder_add_string_value(b, MONITOR_START);
+    json_builder_set_member_name(b, "end");
+    json_builder_add_string_value(b, MONITOR_END);
+    json_builder_set_member_name(b, "pattern");
+    json_builder_add_string_value(b, pattern);
+    json_builder_set_member_name(b, "fixupdict");
+    json_builder_begin_object(b);
+    for (guint i = 0; i + 1 < pairs->len; i += 2) {
+        json_builder_set_member_name(b, g_ptr_array_index(pairs, i));
+        json_builder_add_string_value(b, g_ptr_array_index(pairs, i + 1));
+    }
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    text = json_generator_to_data(gen, NULL);
+    printf("%s\n", text);
+    return 0;
 }
 
 static char *sha256_of(const char *path, GError **error)
@@ -742,13 +795,44 @@ static gboolean is_test_result(const LavaResult *r)
     return g_strcmp0(r->definition, "lava") != 0;
 }
 
+/* test is the job's suite or under it ("w1", "w1/w1_netlink/...") */
+static gboolean in_job(const char *test, const char *job)
+{
+    gsize n = strlen(job);
+
+    return g_str_has_prefix(test, job) && (test[n] == '\0' || test[n] == '/');
+}
+
+/* The console fails the job: a test of it failed, never finished, or a
+ * crash happened during it. */
+static gboolean console_fails(const RunResults *run, const char *job)
+{
+    for (guint i = 0; i < run->tests->len; i++) {
+        const char *test = g_ptr_array_index(run->tests, i);
+        KtapResult r = run_results_get(run, test);
+
+        if (in_job(test, job) &&
+            (r == KTAP_RESULT_FAIL || r == KTAP_RESULT_NONE)) {
+            return TRUE;
+        }
+    }
+    for (guint i = 0; i < run->crashes->len; i++) {
+        const RunCrash *c = g_ptr_array_index(run->crashes, i);
+
+        if (c->test && in_job(c->test, job)) {
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 /*
  * LAVA's view of one job against the console's (results.txt and the
- * verdict, judged by patchbay-run --parse): each test of results.txt that
- * has a result is among LAVA's with the same one; LAVA's others (a
- * program's or suite's own line, a crash) may only fail where the verdict
- * fails; and a failing verdict has a failure in LAVA too. Differences go
- * to stderr, the first few of each job; FALSE if any.
+ * crashes, judged by patchbay-run --parse): each test of the job that has
+ * a result in results.txt is among LAVA's with the same one; LAVA's others
+ * (a program's or suite's own line, a crash) may only fail where the
+ * console fails the job; and where it does, LAVA has a failure too.
+ * Differences go to stderr, the first few of each job; FALSE if any.
  */
 static gboolean check_job(const JobLog *j, const RunResults *run,
                           guint *lava_counts)
@@ -756,7 +840,7 @@ static gboolean check_job(const JobLog *j, const RunResults *run,
     g_autoptr(GHashTable) lava =
         g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     guint problems = 0, fails = 0;
-    const char *prefix = j->name;
+    gboolean fails_here = console_fails(run, j->name);
 
     for (guint i = 0; i < j->log->results->len; i++) {
         const LavaResult *r = g_ptr_array_index(j->log->results, i);
@@ -783,11 +867,10 @@ static gboolean check_job(const JobLog *j, const RunResults *run,
         want = run_results_get(run, key);
         if (want == KTAP_RESULT_MISSING || want == KTAP_RESULT_NONE) {
             /* a program's or suite's own line, or a crash */
-            if (got == KTAP_RESULT_FAIL && g_strcmp0(run->verdict, "fail")) {
-                if (problems++ < 5) {
-                    g_printerr("  %s: LAVA fails '%s', the verdict is %s\n",
-                               j->name, key, run->verdict);
-                }
+            if (got == KTAP_RESULT_FAIL && !fails_here && problems++ < 5) {
+                g_printerr("  %s: LAVA fails '%s', the console fails nothing "
+                           "of %s\n",
+                           j->name, key, j->name);
             }
         } else if (want != got) {
             if (problems++ < 5) {
@@ -801,9 +884,7 @@ static gboolean check_job(const JobLog *j, const RunResults *run,
         const char *test = g_ptr_array_index(run->tests, i);
         KtapResult want = run_results_get(run, test);
 
-        if (want == KTAP_RESULT_NONE ||
-            !(g_str_equal(test, prefix) || (g_str_has_prefix(test, prefix) &&
-                                            test[strlen(prefix)] == '/'))) {
+        if (want == KTAP_RESULT_NONE || !in_job(test, j->name)) {
             continue;
         }
         if (!g_hash_table_contains(lava, test) && problems++ < 5) {
@@ -814,8 +895,9 @@ static gboolean check_job(const JobLog *j, const RunResults *run,
     if (g_hash_table_size(lava) == 0 && problems++ < 5) {
         g_printerr("  %s: LAVA recorded no result for it\n", j->name);
     }
-    if (g_str_equal(run->verdict, "fail") && fails == 0 && problems++ < 5) {
-        g_printerr("  %s: the verdict fails, LAVA has no failure\n", j->name);
+    if (fails_here && fails == 0 && problems++ < 5) {
+        g_printerr("  %s: the console fails it, LAVA has no failure\n",
+                   j->name);
     }
     return problems == 0;
 }
@@ -881,6 +963,7 @@ int main(int argc, char **argv)
         {"export", cmd_export},
         {"console", cmd_console},
         {"check", cmd_check},
+        {"monitor", cmd_monitor},
     };
 
     for (guint i = 0; argc > 1 && i < G_N_ELEMENTS(cmds); i++) {
@@ -888,6 +971,7 @@ int main(int argc, char **argv)
             return cmds[i].fn(argc - 1, argv + 1);
         }
     }
-    g_printerr("usage: patchbay-lava export|console|check ... (--help)\n");
+    g_printerr(
+        "usage: patchbay-lava export|console|check|monitor ... (--help)\n");
     return EXIT_BAD;
 }
