@@ -228,11 +228,17 @@ static void yaml_list(GString *out, const char *indent, GPtrArray *items,
  * The monitor's pattern (Python re, as LAVA's pexpect applies it to the
  * console): init.c's result repeats, and the lines that start a kernel
  * crash report (crashscan.c's triggers, after the printk time), which fail
- * under the report's first words. One result group: a lookahead picks
- * "ok", "not ok", a SKIP/TODO directive or a crash trigger from the line.
- * The name must end the line, so that a line still arriving does not
- * match half of it.
+ * under the report's first line. LAVA reads one result group, so a
+ * lookahead picks it from the whole line: the '#' of a SKIP or TODO
+ * directive (found as lib/ktap/ktap.c finds one: after a blank, any case),
+ * else "ok" or "not ok", else the crash trigger. A repeat's name ends at a
+ * directive, or where a kernel line cuts into it (its printk time); a
+ * crash's is the rest of its line. Either must reach the end of its line,
+ * so that a line still arriving is not matched half-way.
  */
+#define PRINTK_TIME "\\[ *[0-9]+\\.[0-9]+\\] "
+/* a '#' that starts a directive: after a blank, before one or SKIP/TODO */
+#define DIRECTIVE "\\s#(?=\\s|(?i:skip|todo))"
 static char *monitor_pattern(void)
 {
     g_autoptr(GString) crash = g_string_new(NULL);
@@ -250,21 +256,24 @@ static char *monitor_pattern(void)
             g_string_append_printf(crash, "(?=[^\\r\\n]*%s)", m);
         }
     }
-    return g_strdup_printf(
-        "(?:%s|\\[ *[0-9]+\\.[0-9]+\\] (?=%s))"
-        "(?=(?:[^\\r\\n#]*#\\s*(?=SKIP|TODO|skip|todo))?"
-        "(?P<result>not ok|ok|SKIP|TODO|skip|todo|%s))"
-        "(?:(?:not ok|ok)\\s+(?:[0-9]+\\s+)?(?:-\\s+)?)?"
-        "(?P<test_case_id>[^#\\r\\n]*[^#\\s])(?=[^\\r\\n]*[\\r\\n])",
-        RESULT_MARK, crash->str, crash->str);
+    return g_strdup_printf("(?:%s|" PRINTK_TIME "(?P<crash>(?=%s)))"
+                           "(?=(?:(?:(?!" DIRECTIVE
+                           ")[^\\r\\n])*\\s(?=#\\s*(?i:skip|todo)))?"
+                           "(?P<result>#|not ok|ok|%s))"
+                           "(?:(?:not ok|ok)\\s+(?:[0-9]+\\s+)?(?:-\\s+)?)?"
+                           "(?P<test_case_id>(?(crash)[^\\r\\n]+|"
+                           "(?:(?!" DIRECTIVE "|" PRINTK_TIME ")[^\\r\\n])+))"
+                           "(?=[^\\r\\n]*[\\r\\n])",
+                           RESULT_MARK, crash->str, crash->str);
 }
 
 /* The monitor's fixupdict: what it captures as result -> LAVA's result. */
 static GPtrArray *monitor_fixups(void)
 {
     static const char *const results[][2] = {
-        {"ok", "pass"},   {"not ok", "fail"}, {"SKIP", "skip"},
-        {"TODO", "skip"}, {"todo", "skip"},
+        {"ok", "pass"},
+        {"not ok", "fail"},
+        {"#", "skip"},
     };
     GPtrArray *pairs = g_ptr_array_new();
 
