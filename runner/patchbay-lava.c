@@ -469,9 +469,12 @@ static char *local_device_yaml(const Export *x, const PlanVm *vm)
         g_build_filename(x->out, "artifacts", "qemu-system-aarch64", NULL);
 
     g_string_append(y, "# SPDX-License-Identifier: GPL-2.0-or-later\n"
-                       "# The device for lava-run (scripts/patchbay lava run), "
-                       "rendered as a lava-server would\n"
-                       "# render lab/patchbay-qemu.jinja2 for this job.\n"
+                       "# The device for lava-run (scripts/patchbay lava run): "
+                       "what lava-run needs of the\n"
+                       "# device a lava-server renders from "
+                       "lab/patchbay-qemu.jinja2 for this job (a server\n"
+                       "# adds the rest of LAVA's constants and its default "
+                       "timeouts).\n"
                        "constants:\n"
                        "  shutdown-message: 'The system is going down for "
                        "reboot NOW'\n"
