@@ -49,6 +49,18 @@
 /* QEMU options the device type gives every job (LAVA's console is stdio). */
 static const char *const device_options[] = {"-nographic", "-monitor none"};
 
+/* The device type's body up to its QEMU command: the local device for
+ * lava-run and the lab's template share it. */
+#define DEVICE_BODY                                     \
+    "available_architectures:\n- aarch64\n"             \
+    "actions:\n"                                        \
+    "  deploy:\n"                                       \
+    "    connections:\n      serial:\n"                 \
+    "    methods:\n      image:\n        parameters:\n" \
+    "  boot:\n"                                         \
+    "    connections:\n      serial:\n"                 \
+    "    methods:\n      qemu:\n        parameters:\n"
+
 typedef struct {
     char *name;
     char **suites;
@@ -486,15 +498,7 @@ static char *local_device_yaml(const Export *x, const PlanVm *vm)
                        "  posix:\n"
                        "    lava_test_sh_cmd: /bin/sh\n"
                        "    lava_test_results_dir: /lava-%s\n"
-                       "    lava_test_shell_file: ~/.bashrc\n"
-                       "available_architectures:\n- aarch64\n"
-                       "actions:\n"
-                       "  deploy:\n"
-                       "    connections:\n      serial:\n"
-                       "    methods:\n      image:\n        parameters:\n"
-                       "  boot:\n"
-                       "    connections:\n      serial:\n"
-                       "    methods:\n      qemu:\n        parameters:\n");
+                       "    lava_test_shell_file: ~/.bashrc\n" DEVICE_BODY);
     yaml_key_quoted(y, "          ", "command", qemu);
     g_string_append(y, "          options:\n");
     yaml_list(y, "          ", NULL, device_options,
@@ -517,21 +521,12 @@ static char *lab_device_type(void)
         "and agpu) #}\n"
         "{# Written by scripts/patchbay lava export (docs/lava.md). #}\n"
         "{% extends 'base.jinja2' %}\n"
-        "{% block body %}\n"
-        "available_architectures:\n- aarch64\n"
-        "actions:\n"
-        "  deploy:\n"
-        "    connections:\n      serial:\n"
-        "    methods:\n      image:\n        parameters:\n"
-        "  boot:\n"
-        "    connections:\n      serial:\n"
-        "    methods:\n      qemu:\n        parameters:\n"
+        "{% block body %}\n" DEVICE_BODY
         "          command: {{ patchbay_qemu | default('/usr/local/lib/"
         "patchbay/qemu-system-aarch64') }}\n"
         "          options:\n");
-    for (guint i = 0; i < G_N_ELEMENTS(device_options); i++) {
-        g_string_append_printf(y, "          - '%s'\n", device_options[i]);
-    }
+    yaml_list(y, "          ", NULL, device_options,
+              G_N_ELEMENTS(device_options));
     g_string_append(y, "{% if extra_options %}\n"
                        "          extra: {{ extra_options }}\n"
                        "{% endif %}\n"
