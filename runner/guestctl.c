@@ -3,13 +3,15 @@
  * guestctl: guest requests over virtio-serial, carried out through QMP.
  * See guestctl.h for the protocol.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
 
 #include "guestctl.h"
+#include "pbctl-core.h"
 
-#define MAX_REQUEST 4096
+#define MAX_REQUEST PBCTL_MAX_LINE
 /* What guestctl_shutdown_reason() reads of QMP after QEMU ended: events
  * only (QEMU rate-limits the ones a guest can cause at will). */
 #define MAX_QMP_TAIL_LINES 4096
@@ -134,15 +136,11 @@ void guestctl_free(GuestCtl *ctl)
     g_free(ctl);
 }
 
-void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
+/* The guest's port "patchbay.ctl" on the chardev "pbctl" (chardev_opts). */
+static void add_port_args(GPtrArray *argv, char *chardev_opts)
 {
-    g_ptr_array_add(argv, g_strdup("-qmp"));
-    g_ptr_array_add(
-        argv, g_strdup_printf("unix:%s,server=on,wait=off", ctl->qmp_path));
     g_ptr_array_add(argv, g_strdup("-chardev"));
-    g_ptr_array_add(
-        argv, g_strdup_printf("socket,id=pbctl,path=%s,server=on,wait=off",
-                              ctl->port_path));
+    g_ptr_array_add(argv, chardev_opts);
     g_ptr_array_add(argv, g_strdup("-device"));
     g_ptr_array_add(argv, g_strdup("virtio-serial-pci,id=pbctl-serial"));
     g_ptr_array_add(argv, g_strdup("-device"));
@@ -150,45 +148,59 @@ void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
                     g_strdup("virtserialport,chardev=pbctl,name=patchbay.ctl"));
 }
 
-char *guestctl_request_to_qmp(const char *line, char **reply)
+void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
 {
-    g_auto(GStrv) words = g_strsplit_set(line, " \t", 4);
-    guint n = g_strv_length(words);
+    g_ptr_array_add(argv, g_strdup("-qmp"));
+    g_ptr_array_add(
+        argv, g_strdup_printf("unix:%s,server=on,wait=off", ctl->qmp_path));
+    add_port_args(argv,
+                  g_strdup_printf("socket,id=pbctl,path=%s,server=on,wait=off",
+                                  ctl->port_path));
+}
+
+void guestctl_add_in_qemu_args(GPtrArray *argv)
+{
+    add_port_args(argv, g_strdup("patchbay-ctl,id=pbctl"));
+}
+
+/* The core's malloc()ed strings as g_malloc()ed ones (g_free). */
+static char *take_core_string(char *s)
+{
+    char *g = g_strdup(s);
+
+    free(s);
+    return g;
+}
+
+/* The QMP command for a parsed request, or NULL with *reply set to the
+ * error line (the value is not JSON). */
+static char *request_to_qmp(const PbctlRequest *req, char **reply)
+{
     g_autoptr(JsonBuilder) b = NULL;
     g_autoptr(JsonNode) value = NULL;
     g_autoptr(JsonNode) root = NULL;
     g_autoptr(GError) error = NULL;
-    const char *op = n ? words[0] : "";
 
     *reply = NULL;
-    if (strcmp(op, "qom-set") == 0 && n == 4) {
-        value = json_from_string(words[3], &error);
+    if (req->op == PBCTL_OP_SET) {
+        value = json_from_string(req->value, &error);
         if (!value) {
-            *reply = g_strdup_printf("error qom-set: the value is not JSON: %s",
-                                     error ? error->message : "empty");
+            *reply = take_core_string(
+                pbctl_reply_bad_value(error ? error->message : "empty"));
             return NULL;
         }
-    } else if (strcmp(op, "qom-get") == 0 && n == 3) {
-        /* no value */
-    } else if (strcmp(op, "qom-set") == 0 || strcmp(op, "qom-get") == 0) {
-        *reply = g_strdup_printf("error usage: qom-set PATH PROPERTY JSON | "
-                                 "qom-get PATH PROPERTY");
-        return NULL;
-    } else {
-        *reply = g_strdup_printf("error unknown operation '%s'", op);
-        return NULL;
     }
 
     b = json_builder_new();
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "execute");
-    json_builder_add_string_value(b, op);
+    json_builder_add_string_value(b, pbctl_op_name(req->op));
     json_builder_set_member_name(b, "arguments");
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "path");
-    json_builder_add_string_value(b, words[1]);
+    json_builder_add_string_value(b, req->path);
     json_builder_set_member_name(b, "property");
-    json_builder_add_string_value(b, words[2]);
+    json_builder_add_string_value(b, req->property);
     if (value) {
         json_builder_set_member_name(b, "value");
         json_builder_add_value(b, g_steal_pointer(&value));
@@ -197,6 +209,22 @@ char *guestctl_request_to_qmp(const char *line, char **reply)
     json_builder_end_object(b);
     root = json_builder_get_root(b);
     return json_to_string(root, FALSE);
+}
+
+char *guestctl_request_to_qmp(const char *line, char **reply)
+{
+    PbctlRequest req;
+    char *core_reply = NULL;
+    char *command;
+
+    *reply = NULL;
+    if (!pbctl_parse(line, &req, &core_reply)) {
+        *reply = take_core_string(core_reply);
+        return NULL;
+    }
+    command = request_to_qmp(&req, reply);
+    pbctl_request_clear(&req);
+    return command;
 }
 
 char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response)
@@ -210,20 +238,20 @@ char *guestctl_qmp_to_reply(const char *request_line, const char *qmp_response)
     if (obj && json_object_has_member(obj, "return")) {
         g_autofree char *value = NULL;
 
-        if (!is_get) {
-            return g_strdup("ok");
+        if (is_get) {
+            value =
+                json_to_string(json_object_get_member(obj, "return"), FALSE);
         }
-        value = json_to_string(json_object_get_member(obj, "return"), FALSE);
-        return g_strdup_printf("ok %s", value);
+        return take_core_string(pbctl_reply_ok(value));
     }
     if (obj && json_object_has_member(obj, "error")) {
         JsonObject *err = json_object_get_object_member(obj, "error");
         const char *desc = err ? json_object_get_string_member_with_default(
                                      err, "desc", "unknown error")
                                : "unknown error";
-        return g_strdup_printf("error %s", desc);
+        return take_core_string(pbctl_reply_error(desc));
     }
-    return g_strdup("error no answer from QEMU");
+    return take_core_string(pbctl_reply_error("no answer from QEMU"));
 }
 
 char *guestctl_event_shutdown_reason(const char *qmp_line)
@@ -321,23 +349,19 @@ static void on_request(const char *line, gpointer data)
     g_autoptr(GError) error = NULL;
     g_autofree char *reply = NULL;
     g_autofree char *command = NULL;
-    g_autofree char *text = NULL;
+    PbctlRequest req;
+    char *core_reply = NULL;
 
-    if (!line) {
-        send_reply(ctl, "error request too long");
-        return;
-    }
-    if (!g_utf8_validate(line, -1, NULL)) {
-        send_reply(ctl, "error the request is not UTF-8 text");
-        return;
-    }
-    text = g_strchomp(g_strdup(line)); /* a guest may send CR LF */
-    if ((command = guestctl_request_to_qmp(text, &reply))) {
+    /* too long, not UTF-8, CR LF: as QEMU's patchbay-ctl chardev does */
+    if (!pbctl_parse_line(line, &req, &core_reply)) {
+        reply = take_core_string(core_reply);
+    } else if ((command = request_to_qmp(&req, &reply))) {
         g_autofree char *resp = qmp_execute(ctl, command, &error);
 
-        reply = resp ? guestctl_qmp_to_reply(text, resp)
+        reply = resp ? guestctl_qmp_to_reply(pbctl_op_name(req.op), resp)
                      : g_strdup_printf("error QMP: %s", error->message);
     }
+    pbctl_request_clear(&req);
     send_reply(ctl, reply);
 }
 

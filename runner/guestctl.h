@@ -26,6 +26,11 @@ void guestctl_free(GuestCtl *ctl);
 /* Append the QEMU arguments for the QMP socket and the virtio-serial port. */
 void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv);
 
+/* Append the QEMU arguments for the same port served inside QEMU, by our
+ * chardev patchbay-ctl (the same requests and replies): for a VM that runs
+ * without this runner, such as a LAVA job. */
+void guestctl_add_in_qemu_args(GPtrArray *argv);
+
 /* Connect to QEMU's sockets (retrying while QEMU starts up, up to
  * timeout_ms), negotiate QMP and start serving guest requests on the
  * default main context. */

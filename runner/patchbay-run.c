@@ -370,6 +370,8 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
     g_ptr_array_add(argv, g_strdup(append->str));
     if (vm->ctl) {
         guestctl_add_qemu_args(vm->ctl, argv);
+    } else if (r->plan) {
+        guestctl_add_in_qemu_args(argv);
     }
     if (r->gdb_socket) {
         /* A unix socket, never a TCP port on all interfaces (-s). Batch
@@ -954,8 +956,9 @@ static gboolean suites_available(Run *r)
 }
 
 /*
- * --plan: the VMs, as JSON, for a job that LAVA runs without us: no control
- * channel (its host side is this program), and the time each may take.
+ * --plan: the VMs, as JSON, for a job that LAVA runs without us: the control
+ * channel served inside QEMU (chardev patchbay-ctl) instead of by this
+ * program, and the time each may take.
  */
 static int run_plan(Run *r)
 {
@@ -1146,8 +1149,8 @@ int main(int argc, char **argv)
          "CONSOLE"},
         {"plan", 0, 0, G_OPTION_ARG_FILENAME, &r.plan,
          "boot nothing: write the VMs as JSON (name, suites, cpus, clock, "
-         "timeout_s, QEMU's argv), as a LAVA job is to boot them: no control "
-         "channel, panic=0, patchbay.lava=1",
+         "timeout_s, QEMU's argv), as a LAVA job is to boot them: the control "
+         "channel served inside QEMU, panic=0, patchbay.lava=1",
          "FILE"},
         {"suites-meta", 0, 0, G_OPTION_ARG_FILENAME, &r.suites_meta,
          "folder of the suites' NAME.qemu, NAME.append and NAME.vm "
