@@ -8,6 +8,8 @@
  * same way (as "kunit.py parse" does) and writes the same result files.
  * With --plan FILE it boots nothing either: it writes the VMs it would start,
  * as LAVA is to start them (patchbay lava export, docs/lava.md).
+ * With --gcov FILE each VM also sends its kernel's gcov counters after its
+ * suites, kept (bounded) in FILE.VM (gcovport.h, docs/coverage.md).
  *
  * Exit codes: 0 every test passed; 1 a test failed or the kernel crashed or
  * hung; 2 incomplete (QEMU or the boot failed, a suite is missing).
@@ -28,6 +30,7 @@
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
 
+#include "gcovport.h"
 #include "guestctl.h"
 #include "ktaplimits.h"
 #include "resultdir.h"
@@ -65,13 +68,14 @@ typedef struct {
     int qemu_status;
     GString *qemu_stderr;
     GuestCtl *ctl;
+    GcovPort *gcov; /* with --gcov: the guest's counters, bounded */
     char *sock_dir;
 } Vm;
 
 struct Run {
     /* options */
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
-    char *gdb_socket, *parse, *plan, *suites_meta, *clock;
+    char *gdb_socket, *parse, *plan, *suites_meta, *clock, *gcov;
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs, deadline_s;
     gboolean verbose, interactive, all;
@@ -335,6 +339,10 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
         /* the guest's host waits must not sleep (common/pbctl.c) */
         g_string_append(append, " patchbay.clock=virtual");
     }
+    if (r->gcov) {
+        /* /init sends the counters after the suites (init/gcovsend.c) */
+        g_string_append(append, " patchbay.gcov=1");
+    }
     if (r->gdb_socket) {
         /* Symbols at their link addresses (boot-utils, vng --debug). */
         g_string_append(append, " nokaslr");
@@ -370,6 +378,9 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
     g_ptr_array_add(argv, g_strdup(append->str));
     if (vm->ctl) {
         guestctl_add_qemu_args(vm->ctl, argv);
+        if (vm->gcov) {
+            gcovport_add_qemu_args(vm->gcov, argv);
+        }
     } else if (r->plan) {
         guestctl_add_in_qemu_args(argv);
     }
@@ -566,6 +577,7 @@ static void vm_free(gpointer data)
     g_ptr_array_unref(vm->qemu_args);
     g_ptr_array_unref(vm->append);
     guestctl_lines_free(vm->console_lines);
+    gcovport_free(vm->gcov);
     g_clear_object(&vm->qemu_proc);
     g_string_free(vm->qemu_stderr, TRUE);
     g_free(vm->sock_dir);
@@ -804,6 +816,29 @@ static void drain_stderr(GObject *src, GAsyncResult *res, gpointer data)
     }
 }
 
+static void on_gcov_end(gpointer data)
+{
+    vm_maybe_done(data);
+}
+
+/* With --gcov: the VM's stream into FILE.VM (the VM's name is ours). */
+static void save_gcov(Vm *vm)
+{
+    Run *r = vm->run;
+    g_autofree char *path = g_strdup_printf("%s.%s", r->gcov, vm->rec.vm_name);
+    g_autoptr(GError) error = NULL;
+    guint64 received = gcovport_received(vm->gcov);
+
+    if (!gcovport_write(vm->gcov, path, &error)) {
+        g_printerr("patchbay: %s: cannot write %s: %s\n", vm->rec.vm_name, path,
+                   error->message);
+    } else if (received > GCOVPORT_MAX_BYTES) {
+        g_printerr("patchbay: %s: the guest sent %" G_GUINT64_FORMAT
+                   " bytes of gcov data; kept the first %u in %s (cut)\n",
+                   vm->rec.vm_name, received, GCOVPORT_MAX_BYTES, path);
+    }
+}
+
 static gboolean start_vm(Vm *vm, GError **error)
 {
     Run *r = vm->run;
@@ -815,6 +850,9 @@ static gboolean start_vm(Vm *vm, GError **error)
         return FALSE;
     }
     vm->ctl = guestctl_new(vm->sock_dir);
+    if (r->gcov) {
+        vm->gcov = gcovport_new(vm->sock_dir, GCOVPORT_MAX_BYTES);
+    }
     argv = qemu_argv(r, vm);
     {
         g_autofree char *cmd = g_strjoinv(" ", (char **)argv->pdata);
@@ -846,6 +884,11 @@ static gboolean start_vm(Vm *vm, GError **error)
     if (!guestctl_start(vm->ctl, 10000, error)) {
         /* Only tests that use the channel will notice; keep going. */
         g_printerr("patchbay: warning: no guest control channel (%s): %s\n",
+                   vm->rec.vm_name, (*error)->message);
+        g_clear_error(error);
+    }
+    if (vm->gcov && !gcovport_start(vm->gcov, 10000, on_gcov_end, vm, error)) {
+        g_printerr("patchbay: warning: no gcov port (%s): %s\n",
                    vm->rec.vm_name, (*error)->message);
         g_clear_error(error);
     }
@@ -883,7 +926,8 @@ static void vm_maybe_done(Vm *vm)
 {
     Run *r = vm->run;
 
-    if (!vm->qemu_exited || !vm->console_eof || vm->finished) {
+    if (!vm->qemu_exited || !vm->console_eof || vm->finished ||
+        (vm->gcov && !gcovport_ended(vm->gcov))) {
         return;
     }
     vm->finished = TRUE;
@@ -898,6 +942,12 @@ static void vm_maybe_done(Vm *vm)
     }
     guestctl_free(vm->ctl);
     vm->ctl = NULL;
+    if (vm->gcov) {
+        save_gcov(vm);
+        g_unlink(gcovport_socket_path(vm->gcov));
+        gcovport_free(vm->gcov);
+        vm->gcov = NULL;
+    }
     {
         g_autofree char *qmp = g_build_filename(vm->sock_dir, "qmp.sock", NULL);
         g_autofree char *port =
@@ -1152,6 +1202,11 @@ int main(int argc, char **argv)
          "timeout_s, QEMU's argv), as a LAVA job is to boot them: the control "
          "channel served inside QEMU, panic=0, patchbay.lava=1",
          "FILE"},
+        {"gcov", 0, 0, G_OPTION_ARG_FILENAME, &r.gcov,
+         "boot with patchbay.gcov=1 and a virtio-serial port patchbay.gcov: "
+         "each VM's gcov counters (at most 32 MiB) go to FILE.VM, and "
+         "FILE.VM.cut when there were more",
+         "FILE"},
         {"suites-meta", 0, 0, G_OPTION_ARG_FILENAME, &r.suites_meta,
          "folder of the suites' NAME.qemu, NAME.append and NAME.vm "
          "(images/suites)",
@@ -1191,9 +1246,9 @@ int main(int argc, char **argv)
     }
     if (r.plan) {
         if (!r.suites || !r.suites[0] || r.results || r.interactive ||
-            r.gdb_socket) {
+            r.gdb_socket || r.gcov) {
             g_printerr("patchbay-run: --plan goes with --suite, without "
-                       "--results, --interactive or --gdb-socket\n");
+                       "--results, --interactive, --gdb-socket or --gcov\n");
             return EXIT_INCOMPLETE;
         }
         return run_plan(&r);

@@ -22,6 +22,10 @@
  *                         ("ok 5 openat2/openat2_test/NAME # SKIP ..."),
  *                         and no test marks go to the kernel log (they
  *                         would cut the console's lines in two)
+ *   patchbay.gcov=1       after the suites, send the kernel's gcov counters
+ *                         (every .gcda in debugfs's gcov/) to the
+ *                         virtio-serial port "patchbay.gcov" (gcovsend.c,
+ *                         docs/coverage.md)
  *
  * The kernel's configuration is made available to the tests as
  * KCONFIG_PATH (common/kconfig.h): from /proc/config.gz when the kernel has
@@ -57,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gcovsend.h"
 #include "kconfig.h"
 
 #define SUITES_DIR      "/suites"
@@ -718,6 +723,13 @@ int main(void)
     say("1..%d\n", nsuites);
     for (int i = 0; i < nsuites; i++) {
         failed += run_suite(suites[i], i + 1) != 0;
+    }
+    /* not buf: the suites' names point into it */
+    if (cmdline_get("patchbay.gcov", kdiag, sizeof(kdiag)) && atoi(kdiag)) {
+        char why[512];
+
+        gcov_send(why, sizeof(why));
+        say("# patchbay init: gcov: %s\n", why);
     }
     say("# patchbay init: %d of %d suites failed, powering off\n", failed,
         nsuites);
