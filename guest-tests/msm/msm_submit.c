@@ -457,6 +457,43 @@ static int c_submit_emfile(unsigned long arg, char *why)
                         "SUBMIT FENCE_FD_OUT with a full fd table", why);
 }
 
+/* The lowest free fd number: the one the next open would get. */
+static int lowest_free_fd(void)
+{
+    int fd = dup(0);
+
+    if (fd >= 0) {
+        close(fd);
+    }
+    return fd;
+}
+
+/*
+ * FENCE_FD_OUT reserves its fd before the bo table is read: a submit that
+ * fails after that (an unknown bo handle) must give the fd back.
+ */
+static int c_submit_fd_out_unwind(unsigned long arg, char *why)
+{
+    struct sub x;
+    int before, after;
+
+    (void)arg;
+    NEED_FIX();
+    before = lowest_free_fd();
+    sub_base(&x, 0);
+    x.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+    x.bos[0].handle = g_nop.handle + 1000;
+    EXPECT(sub_try(g_fd, &x), EINVAL, "SUBMIT FENCE_FD_OUT, unknown bo handle");
+    after = lowest_free_fd();
+    if (after != before) {
+        return kt_fail(why,
+                       "the next free fd is %d, %d before the SUBMIT: "
+                       "its out-fence fd stayed reserved",
+                       after, before);
+    }
+    return KTAP_PASS;
+}
+
 /* SUBMIT: bo flags and cmd type, then the submit-level flags */
 void register_submit_cases(void)
 {
@@ -489,6 +526,8 @@ void register_submit_cases(void)
            "SUBMIT SUDO without CAP_SYS_RAWIO rejected with EINVAL");
     kt_add(c_submit_emfile, 0,
            "SUBMIT FENCE_FD_OUT with no free fd rejected with EMFILE");
+    kt_add(c_submit_fd_out_unwind, 0,
+           "SUBMIT FENCE_FD_OUT failing on a bo handle gives its fd back");
     for (i = 0; i < ARRAY_SIZE(submit_variants); i++) {
         kt_add(c_submit_variant, i, "%s", submit_variants[i].name);
     }

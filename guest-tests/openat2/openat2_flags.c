@@ -77,6 +77,7 @@ enum target {
     TARGET_DIR,     /* an existing directory */
     TARGET_SYMLINK, /* a symlink to the regular file */
     TARGET_NEW,     /* a name no other case uses, for O_CREAT */
+    TARGET_NULL,    /* no name: a NULL pointer, which getname() refuses */
 };
 
 /*
@@ -132,6 +133,7 @@ struct fixed_case {
         FIXED_MODE,    /* how.mode */
         FIXED_O_PATH,  /* the companions O_PATH does allow */
         FIXED_TMPFILE, /* O_TMPFILE */
+        FIXED_PATH,    /* the path argument itself */
     } group;
     const char *what;
     enum target target;
@@ -201,6 +203,10 @@ static const struct fixed_case fixed_cases[] = {
     /* Rejected since 6.4: it used to create a regular file. */
     FIXED(FIXED_TMPFILE, "O_DIRECTORY|O_CREAT", TARGET_NEW,
           O_DIRECTORY | O_CREAT, 0600, 0, EINVAL),
+
+    /* Valid flags, no path: do_sys_openat2() fails in getname(). */
+    FIXED(FIXED_PATH, "a NULL path with valid flags", TARGET_NULL, O_RDONLY, 0,
+          0, EFAULT),
 };
 
 #define NO_ALTERNATIVE (-1)
@@ -209,6 +215,7 @@ static const struct fixed_case fixed_cases[] = {
 /* A row: the call (openat2, or openat), its input, the expected result. */
 struct open_case {
     char path[16];
+    bool null_path;          /* pass NULL instead of path */
     bool legacy_openat;      /* openat(2) with how.flags and how.mode */
     bool nonotify_candidate; /* a bit build_open_flags() may strip */
     struct open_how how;
@@ -282,6 +289,9 @@ static KTAP_PRINTF(4, 5) struct open_case *add_case(enum target target,
         break;
     case TARGET_NEW:
         snprintf(c->path, sizeof(c->path), "new-%u", new_names++);
+        break;
+    case TARGET_NULL:
+        c->null_path = true;
         break;
     }
 
@@ -520,15 +530,16 @@ static bool fs_refuses_o_direct(const struct open_case *c)
 static int run_case(unsigned long idx, char *why)
 {
     const struct open_case *c = &cases[idx];
+    const char *path = c->null_path ? NULL : c->path;
     int err, fd_flags = 0;
     long fd;
 
     errno = 0;
     if (c->legacy_openat) {
-        fd = syscall(SYS_openat, test_dirfd, c->path, (int)c->how.flags,
+        fd = syscall(SYS_openat, test_dirfd, path, (int)c->how.flags,
                      (mode_t)c->how.mode);
     } else {
-        fd = syscall(SYS_openat2, test_dirfd, c->path, c->how_arg, c->usize);
+        fd = syscall(SYS_openat2, test_dirfd, path, c->how_arg, c->usize);
     }
     err = fd < 0 ? errno : 0;
     if (fd >= 0) {
@@ -677,6 +688,7 @@ int main(void)
     add_fixed_cases(FIXED_MODE);
     add_o_path_cases();
     add_fixed_cases(FIXED_TMPFILE);
+    add_fixed_cases(FIXED_PATH);
     add_size_cases();
     add_legacy_openat_cases();
     kt_add(c_nonotify, 0,
