@@ -37,24 +37,16 @@ const char *pbctl_last_reply(void)
 }
 
 /* 0 when the port is open (idempotent), -1 with pbctl_unavailable_reason(). */
-int pbctl_open(void)
+int pbctl_find_port(const char *port, char *dev, size_t len)
 {
     struct dirent *de;
-    DIR *dir;
+    DIR *dir = opendir(PBCTL_PORTS_DIR);
+    int found = -1;
 
-    if (pbctl_state.fd >= 0) {
-        return 0;
-    }
-    pbctl_state.dev[0] = '\0';
-    dir = opendir(PBCTL_PORTS_DIR);
     if (!dir) {
-        snprintf(
-            pbctl_state.why, sizeof(pbctl_state.why),
-            "host control channel unavailable: %s: %s (no virtio-serial port)",
-            PBCTL_PORTS_DIR, strerror(errno));
         return -1;
     }
-    while ((de = readdir(dir))) {
+    while (found < 0 && (de = readdir(dir))) {
         char path[600], name[128];
         ssize_t n;
         int fd;
@@ -74,18 +66,36 @@ int pbctl_open(void)
         }
         name[n] = '\0';
         name[strcspn(name, "\r\n")] = '\0';
-        if (strcmp(name, PBCTL_PORT_NAME) == 0) {
-            snprintf(pbctl_state.dev, sizeof(pbctl_state.dev), "/dev/%s",
-                     de->d_name);
-            break;
+        if (strcmp(name, port) == 0) {
+            snprintf(dev, len, "/dev/%s", de->d_name);
+            found = 0;
         }
     }
     closedir(dir);
-    if (!pbctl_state.dev[0]) {
-        snprintf(pbctl_state.why, sizeof(pbctl_state.why),
-                 "host control channel unavailable: no virtio-serial port "
-                 "named '%s' in %s",
-                 PBCTL_PORT_NAME, PBCTL_PORTS_DIR);
+    if (found < 0) {
+        errno = ENOENT;
+    }
+    return found;
+}
+
+int pbctl_open(void)
+{
+    if (pbctl_state.fd >= 0) {
+        return 0;
+    }
+    if (pbctl_find_port(PBCTL_PORT_NAME, pbctl_state.dev,
+                        sizeof(pbctl_state.dev)) < 0) {
+        if (errno == ENOENT) {
+            snprintf(pbctl_state.why, sizeof(pbctl_state.why),
+                     "host control channel unavailable: no virtio-serial port "
+                     "named '%s' in %s",
+                     PBCTL_PORT_NAME, PBCTL_PORTS_DIR);
+        } else {
+            snprintf(pbctl_state.why, sizeof(pbctl_state.why),
+                     "host control channel unavailable: %s: %s (no "
+                     "virtio-serial port)",
+                     PBCTL_PORTS_DIR, strerror(errno));
+        }
         return -1;
     }
     pbctl_state.fd =

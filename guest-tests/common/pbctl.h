@@ -31,6 +31,13 @@
 
 /* 0 when the port is open (idempotent), -1 with pbctl_unavailable_reason(). */
 int pbctl_open(void);
+
+/*
+ * The /dev node of the virtio-serial port named port (as QEMU's
+ * virtserialport name=) into dev: 0, or -1 with errno ENOENT when no port
+ * has that name, another errno when the ports cannot be listed.
+ */
+int pbctl_find_port(const char *port, char *dev, size_t len);
 void pbctl_close(void);
 
 /* Why pbctl_open() failed, for a SKIP reason. */

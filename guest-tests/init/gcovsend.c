@@ -27,10 +27,10 @@
 #include <unistd.h>
 
 #include "gcovsend.h"
+#include "pbctl.h"
 
 #define DEBUGFS        "/sys/kernel/debug"
 #define GCOV_ROOT      DEBUGFS "/gcov"
-#define PORTS_DIR      "/sys/class/virtio-ports"
 #define PORT_NAME      "patchbay.gcov"
 #define GCDA_MAX       (4 << 20) /* bytes of one .gcda we send */
 #define GCOV_MAX_DEPTH 24        /* the object tree's absolute path, nested */
@@ -44,45 +44,6 @@ struct sender {
     int err;    /* its errno */
     char *buf;  /* GCDA_MAX bytes */
 };
-
-/* The /dev node of the port named PORT_NAME into dev, or -1. */
-static int find_port(char *dev, size_t len)
-{
-    struct dirent *de;
-    DIR *dir = opendir(PORTS_DIR);
-    int found = -1;
-
-    if (!dir) {
-        return -1;
-    }
-    while (found < 0 && (de = readdir(dir))) {
-        char path[600], name[128];
-        ssize_t n;
-        int fd;
-
-        if (de->d_name[0] == '.') {
-            continue;
-        }
-        snprintf(path, sizeof(path), PORTS_DIR "/%s/name", de->d_name);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            continue;
-        }
-        n = read(fd, name, sizeof(name) - 1);
-        close(fd);
-        if (n <= 0) {
-            continue;
-        }
-        name[n] = '\0';
-        name[strcspn(name, "\r\n")] = '\0';
-        if (strcmp(name, PORT_NAME) == 0) {
-            snprintf(dev, len, "/dev/%s", de->d_name);
-            found = 0;
-        }
-    }
-    closedir(dir);
-    return found;
-}
 
 static void send_bytes(struct sender *s, const char *p, size_t len)
 {
@@ -193,7 +154,7 @@ int gcov_send(char *diag, size_t len)
                  GCOV_ROOT);
         return -1;
     }
-    if (find_port(dev, sizeof(dev)) < 0) {
+    if (pbctl_find_port(PORT_NAME, dev, sizeof(dev)) < 0) {
         snprintf(diag, len, "no virtio-serial port named %s", PORT_NAME);
         return -1;
     }
