@@ -238,6 +238,12 @@ MutantVerdict *mutant_classify(const RunResults *base, const RunResults *mutant,
             (p->with == KTAP_RESULT_FAIL || p->with == KTAP_RESULT_NONE)) {
             add_killer(v, meta, g_strdup(p->test), p->test);
         }
+        /* The suite itself failed where base ran its tests: /init could
+         * not start it (a kernel whose opens fail). */
+        if (p->base == KTAP_RESULT_MISSING && p->with == KTAP_RESULT_FAIL &&
+            g_strv_contains((const char *const *)meta->suites, p->test)) {
+            add_killer(v, meta, g_strdup(p->test), p->test);
+        }
     }
     if (v->killers->len) {
         v->status = MUTANT_KILLED;

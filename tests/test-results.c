@@ -519,6 +519,21 @@ static void test_mutant_survived(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpuint(v->elsewhere, ==, 0);
 }
 
+static void test_mutant_suite_failed(Fixture *f,
+                                     G_GNUC_UNUSED gconstpointer data)
+{
+    /* The suite could not even start ("not ok 1 msm # no such suite"):
+     * a kill by the suite itself, expected when it is declared so. */
+    g_autoptr(MutantVerdict) v =
+        classify(f, "fail\tmsm\n", "fail", "[]", "msm");
+
+    g_assert_cmpint(v->status, ==, MUTANT_KILLED);
+    g_assert_cmpuint(v->killers->len, ==, 1);
+    g_assert_cmpstr(g_ptr_array_index(v->killers, 0), ==, "msm");
+    g_assert_true(v->expected);
+    g_assert_cmpuint(v->elsewhere, ==, 0);
+}
+
 static void test_mutant_incomplete(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autoptr(MutantVerdict) v =
@@ -825,6 +840,7 @@ int main(int argc, char **argv)
     ADD("mutant/killed-by-crash", test_mutant_killed_by_crash);
     ADD("mutant/crash-expected", test_mutant_crash_expected);
     ADD("mutant/survived", test_mutant_survived);
+    ADD("mutant/suite-failed", test_mutant_suite_failed);
     ADD("mutant/incomplete", test_mutant_incomplete);
     ADD("compare/exit-codes", test_compare_exit);
     ADD("mutants/exit-codes", test_mutants_exit);

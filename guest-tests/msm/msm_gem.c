@@ -349,6 +349,34 @@ out:
     return ret;
 }
 
+/*
+ * GET_NAME's len is the buffer size in bytes; the name is copied without
+ * its NUL, so a buffer of exactly strlen(name) bytes is enough.
+ */
+static int c_gem_info_name_exact(unsigned long arg, char *why)
+{
+    uint32_t h = 0, len = 0;
+    char buf[16];
+    int ret = 0;
+
+    (void)arg;
+    memset(buf, 'm', sizeof(buf));
+    EXPECT(gem_new(g_fd, 4096, MSM_BO_WC, &h), 0, "GEM_NEW");
+    EXPECT_OUT(
+        gem_info_raw(h, MSM_INFO_SET_NAME, (uintptr_t) "patchbay", 8, 0, NULL),
+        0, "SET_NAME patchbay");
+    EXPECT_OUT(gem_info_raw(h, MSM_INFO_GET_NAME, (uintptr_t)buf, 8, 0, &len),
+               0, "GET_NAME with len 8");
+    if (len != 8 || memcmp(buf, "patchbaym", 9)) {
+        FAIL_OUT("GET_NAME gave \"%.9s\" len %u, expected \"patchbay\" "
+                 "(no NUL) len 8",
+                 buf, len);
+    }
+out:
+    gem_close(g_fd, h);
+    return ret;
+}
+
 static int c_gem_info_meta(unsigned long arg, char *why)
 {
     uint8_t in[128], outb[128];
@@ -507,6 +535,9 @@ void register_gem_cases(void)
            "GEM_INFO SET_NAME/GET_NAME round trip and size query");
     kt_add(c_gem_info_name, 1,
            "GEM_INFO SET_NAME stops at the first non-printable character");
+    kt_add(c_gem_info_name_exact, 0,
+           "GEM_INFO GET_NAME with len exactly strlen(name) accepted, the "
+           "name copied without its NUL");
     kt_add(c_gem_info_meta, 0,
            "GEM_INFO SET_METADATA/GET_METADATA round trip of 128 bytes");
     kt_add(

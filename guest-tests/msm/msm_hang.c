@@ -302,6 +302,105 @@ out:
     return ret;
 }
 
+/* ---- implicit sync: a SUBMIT waits for the writer of its BO ---- */
+
+#define A_MARK 0xAAAA0001u
+#define B_MARK 0xBBBB0002u
+
+/*
+ * Jobs of the one a2xx ring run in ring order, so the writer A must be
+ * held outside it: its in-fence merges the fences of a held job H and of a
+ * job K behind it, a dma_fence_array the scheduler waits to signal (a
+ * fence of the same scheduler it would only wait to be scheduled). B,
+ * behind K, writes the dword A writes: waiting for A (implicit sync), B
+ * lands last; with MSM_SUBMIT_NO_IMPLICIT it runs right behind K, first.
+ * A file's queues of one priority share a scheduler entity, whose jobs
+ * run in order: H (priority 1), A (0) and K, B (2) need three. B lists dst
+ * as READ (the GPU writes it all the same): up to 6.1 NO_IMPLICIT skipped
+ * the implicit sync of READ BOs only, WRITE ones were always ordered.
+ */
+static int c_implicit(unsigned long no_implicit, char *why)
+{
+    const uint32_t want = no_implicit ? A_MARK : B_MARK;
+    struct held h = {.fd_out = -1};
+    struct bo cmd = {0}, dst = {0};
+    struct sync_merge_data m;
+    int ret = 0, r, merged = -1;
+    long long period = -1;
+    struct sub k, a, b;
+    uint32_t qa = 0, qb = 0;
+
+    NEED_FIX();
+    if (dbg_read("hangcheck_period_ms", &period) == 0) {
+        dbg_write("hangcheck_period_ms", 20000);
+    } else {
+        period = -1;
+    }
+    if (pair_make(g_fd, &cmd, 4096, &dst, MSM_BO_WC, why)) {
+        BAIL_OUT();
+    }
+    put_mem_write(&cmd, 0, lo(dst.iova), A_MARK);
+    put_mem_write(&cmd, 64, lo(dst.iova), B_MARK);
+    EXPECT_OUT(queue_new(g_fd, 0, &qa), 0, "SUBMITQUEUE_NEW priority 0");
+    EXPECT_OUT(queue_new(g_fd, 2, &qb), 0, "SUBMITQUEUE_NEW priority 2");
+    if (held_submit(&h, NULL, why)) {
+        BAIL_OUT();
+    }
+    sub_base(&k, qb);
+    k.s.flags |= MSM_SUBMIT_FENCE_FD_OUT;
+    EXPECT_OUT(sub_do(g_fd, &k), 0, "SUBMIT of K, behind the held job");
+    memset(&m, 0, sizeof(m));
+    strcpy(m.name, "held+K");
+    m.fd2 = k.s.fence_fd;
+    r = xioctl(h.fd_out, SYNC_IOC_MERGE, &m);
+    close(k.s.fence_fd);
+    EXPECT_OUT(r, 0, "SYNC_IOC_MERGE");
+    merged = m.fence;
+
+    sub_pair(&a, qa, &cmd, &dst);
+    sub_cmd(&a, MSM_SUBMIT_CMD_BUF, 0, 0, MEM_WRITE_BYTES);
+    a.s.flags |= MSM_SUBMIT_FENCE_FD_IN;
+    a.s.fence_fd = merged;
+    EXPECT_OUT(sub_do(g_fd, &a), 0, "SUBMIT of A (dst WRITE, held)");
+    sub_init(&b, qb);
+    sub_bo(&b, cmd.handle, MSM_SUBMIT_BO_READ);
+    sub_bo(&b, dst.handle, MSM_SUBMIT_BO_READ);
+    sub_cmd(&b, MSM_SUBMIT_CMD_BUF, 0, 64, MEM_WRITE_BYTES);
+    b.s.flags |= no_implicit ? MSM_SUBMIT_NO_IMPLICIT : 0;
+    EXPECT_OUT(sub_do(g_fd, &b), 0, "SUBMIT of B (dst READ)");
+    sleep_ms(20); /* B, if it does not wait, is in the ring now */
+    h.sem.map[0] = 1;
+    __sync_synchronize();
+    EXPECT_OUT(wait_fence(g_fd, qa, a.s.fence, 5000), 0, "WAIT_FENCE of A");
+    EXPECT_OUT(wait_fence(g_fd, qb, b.s.fence, 5000), 0, "WAIT_FENCE of B");
+    if (dst.map[0] != want) {
+        FAIL_OUT("dst holds 0x%08x, expected 0x%08x: %s", dst.map[0], want,
+                 no_implicit ? "B waited for A despite NO_IMPLICIT"
+                             : "B ran before A, its BO's pending writer");
+    }
+out:
+    if (h.sem.map) {
+        h.sem.map[0] = 1;
+        __sync_synchronize();
+        wait_fence(g_fd, h.q, h.fence, 5000);
+    }
+    if (merged >= 0) {
+        close(merged);
+    }
+    if (qa) {
+        queue_close(g_fd, qa);
+    }
+    if (qb) {
+        queue_close(g_fd, qb);
+    }
+    held_free(&h);
+    pair_free(&cmd, &dst);
+    if (period >= 0) {
+        dbg_write("hangcheck_period_ms", period);
+    }
+    return ret;
+}
+
 /* ---- a job that never finishes: hangcheck and recovery ---- */
 
 /* The stall IB again, but nobody ever writes 1 to the semaphore. */
@@ -579,6 +678,11 @@ void register_hang_cases(void)
         "SUBMIT FENCE_SN_IN with the held job's fence id rejected with EINVAL");
     kt_add(c_stall_release, 0,
            "CPU write releases CP_WAIT_REG_MEM: job completes without a fault");
+    kt_add(c_implicit, 0,
+           "SUBMIT without NO_IMPLICIT waits for its BO's pending writer "
+           "(implicit sync)");
+    kt_add(c_implicit, 1,
+           "SUBMIT with NO_IMPLICIT does not wait for its BO's pending writer");
 
     /* a job that never completes */
     kt_add(c_hang_recover, 0,

@@ -6,9 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <linux/capability.h>
 
 #include "msm_test.h"
@@ -35,6 +40,106 @@ static int c_submit_bo_flags(unsigned long flags, char *why)
     return sub_expect(
         &x, flags & (MSM_SUBMIT_BO_READ | MSM_SUBMIT_BO_WRITE) ? 0 : EINVAL,
         why);
+}
+
+/*
+ * A bad bo after a good one: submit_lookup_objects() sets i = 0 on the
+ * error; without its goto the loop would go on at index 1, fail again, and
+ * never end (in the kernel, queue->lock held). So the SUBMIT runs in a
+ * child, on a queue of its own, from a bo table in memory shared with the
+ * parent: if it is still in the kernel after 2 s, the parent makes the
+ * bad flags valid, which ends such a loop (still with EINVAL), and the
+ * case fails.
+ */
+#define BAD_BO1_MS 2000
+
+static struct drm_msm_gem_submit_bo *bad_bo1_table;
+static uint32_t bad_bo1_queue;
+
+static int child_bad_bo1(void *arg)
+{
+    struct sub x;
+
+    (void)arg;
+    sub_base(&x, bad_bo1_queue);
+    x.s.bos = (uintptr_t)bad_bo1_table;
+    x.s.nr_bos = 2;
+    return sub_try(g_fd, &x);
+}
+
+/* Wait for the child (rescuing it past BAD_BO1_MS); *r its 0/-errno. */
+static int bad_bo1_watch(pid_t pid, int *r, bool *reaped, char *why)
+{
+    long long t0 = now_ms(), rescued = 0;
+    int st;
+
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (!rescued && now_ms() - t0 > BAD_BO1_MS) {
+            bad_bo1_table[1].flags = MSM_SUBMIT_BO_READ;
+            __sync_synchronize();
+            rescued = now_ms();
+        }
+        if (rescued && now_ms() - rescued > 5000) {
+            kill(pid, SIGKILL);
+            return kt_fail(why, "SUBMIT still in the kernel 5 s after bo 1's "
+                                "flags were made valid");
+        }
+        sleep_ms(5);
+    }
+    *reaped = true;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) >= 250) {
+        return kt_fail(why, "the child died (wait status 0x%x)", st);
+    }
+    *r = -WEXITSTATUS(st);
+    if (rescued) {
+        return kt_fail(why,
+                       "SUBMIT still in the kernel after %d ms (looping on "
+                       "bo 1?); it returned %s once its flags were made valid",
+                       BAD_BO1_MS, errno_name(-*r));
+    }
+    return kt_expect_errno(why, "SUBMIT", -*r, EINVAL);
+}
+
+static int c_submit_bad_bo1(unsigned long arg, char *why)
+{
+    bool reaped = false;
+    int ret, r;
+    pid_t pid;
+
+    (void)arg;
+    NEED_FIX();
+    bad_bo1_table = mmap(NULL, g_page, PROT_READ | PROT_WRITE,
+                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (bad_bo1_table == MAP_FAILED) {
+        return kt_fail(why, "mmap: %s", strerror(errno));
+    }
+    bad_bo1_table[0].handle = g_nop.handle;
+    bad_bo1_table[0].flags = MSM_SUBMIT_BO_READ;
+    bad_bo1_table[1].handle = g_nop.handle;
+    bad_bo1_table[1].flags = 0;
+    r = queue_new(g_fd, 1, &bad_bo1_queue);
+    if (r) {
+        munmap(bad_bo1_table, g_page);
+        return kt_fail(why, "SUBMITQUEUE_NEW: %s", errno_name(-r));
+    }
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        r = child_bad_bo1(NULL);
+        _exit(r > 0 || r < -249 ? 252 : -r);
+    }
+    if (pid < 0) {
+        reaped = true;
+        ret = kt_fail(why, "fork: %s", strerror(errno));
+    } else {
+        ret = bad_bo1_watch(pid, &r, &reaped, why);
+    }
+    /* a child still in the kernel keeps its table and queue */
+    if (reaped) {
+        queue_close(g_fd, bad_bo1_queue);
+        munmap(bad_bo1_table, g_page);
+    }
+    return ret;
 }
 
 static const uint32_t bad_cmd_types[] = {
@@ -96,6 +201,7 @@ enum {
     SV_CMD_SIZE10,
     SV_CMD_SIZE2,
     SV_RELOCS_BADPTR,
+    SV_RELOCS_BADPTR_CMD0,
     SV_RELOCS_HUGE,
     SV_IDX1,
     SV_IDX_NOBOS,
@@ -163,6 +269,8 @@ static const struct {
     {SV_CMD_SIZE2, EINVAL, "SUBMIT cmd size 2 rejected with EINVAL"},
     {SV_RELOCS_BADPTR, EFAULT,
      "SUBMIT cmd relocs bad pointer rejected with EFAULT"},
+    {SV_RELOCS_BADPTR_CMD0, EFAULT,
+     "SUBMIT cmd 0 of 2 relocs bad pointer, cmd 1 valid, rejected with EFAULT"},
     {SV_RELOCS_HUGE, ENOMEM,
      "SUBMIT cmd nr_relocs 0xffffffff rejected with ENOMEM"},
     {SV_IDX1, EINVAL, "SUBMIT cmd submit_idx 1 of 1 bo rejected with EINVAL"},
@@ -329,6 +437,12 @@ static int c_submit_variant(unsigned long i, char *why)
     case SV_RELOCS_BADPTR:
         x.cmds[0].nr_relocs = 1;
         x.cmds[0].relocs = (uintptr_t)g_badptr;
+        break;
+    case SV_RELOCS_BADPTR_CMD0:
+        /* the fault must end the loop: cmd 1's copy would clear ret */
+        x.cmds[0].nr_relocs = 1;
+        x.cmds[0].relocs = (uintptr_t)g_badptr;
+        sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 0, sizeof(nop3));
         break;
     case SV_RELOCS_HUGE:
         x.cmds[0].nr_relocs = 0xffffffff;
@@ -509,6 +623,8 @@ void register_submit_cases(void)
            "SUBMIT bo flags NO_IMPLICIT alone rejected with EINVAL");
     kt_add(c_submit_bo_flags, MSM_SUBMIT_BO_WRITE,
            "SUBMIT bo flags WRITE accepted");
+    kt_add(c_submit_bad_bo1, 0,
+           "SUBMIT bo 1 of 2 with flags 0 rejected with EINVAL (in time)");
     kt_add(c_submit_bo_flags, submit_bo_flags(),
            "SUBMIT bo flags READ|WRITE|DUMP%s accepted",
            feat_have(F_SUBMIT_BO_NO_IMPLICIT) ? "|NO_IMPLICIT" : "");

@@ -13,12 +13,11 @@
  * in fs/open.c, VALID_OPEN_FLAGS and VALID_RESOLVE_FLAGS in
  * include/linux/fcntl.h.
  *
- * All cases run against a fresh directory under /tmp (tmpfs in the guest);
- * run as root (O_NOATIME needs to own the file or CAP_FOWNER). Each case is
- * a row of cases[] (the call's input and the expected errno), run by the
- * case runner of common/helpers.h.
+ * All cases run against a fresh directory under /tmp (tmpfs in the guest;
+ * openat2_dir.c makes it); run as root (O_NOATIME needs to own the file or
+ * CAP_FOWNER, and a tmpfs is mounted read-only in it). Each case is a row of cases[] (the call's input
+ * and the expected errno), run by the case runner of common/helpers.h.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -36,6 +35,7 @@
 
 #include "helpers.h"
 #include "ktap.h"
+#include "openat2_dir.h"
 
 /* include/linux/fcntl.h; not exported to userspace. */
 #define OPEN_HOW_SIZE_VER0 24
@@ -73,11 +73,13 @@ static unsigned int nonotify_dropped; /* candidates that gave an fd */
 #define O_PATH_FLAGS (O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
 
 enum target {
-    TARGET_FILE,    /* an existing regular file */
-    TARGET_DIR,     /* an existing directory */
-    TARGET_SYMLINK, /* a symlink to the regular file */
-    TARGET_NEW,     /* a name no other case uses, for O_CREAT */
-    TARGET_NULL,    /* no name: a NULL pointer, which getname() refuses */
+    TARGET_FILE,     /* an existing regular file */
+    TARGET_DIR,      /* an existing directory */
+    TARGET_SYMLINK,  /* a symlink to the regular file */
+    TARGET_NEW,      /* a name no other case uses, for O_CREAT */
+    TARGET_NULL,     /* no name: a NULL pointer, which getname() refuses */
+    TARGET_DANGLING, /* a symlink to a name that does not exist */
+    TARGET_RO_FILE,  /* a regular file on a tmpfs remounted read-only */
 };
 
 /*
@@ -134,6 +136,8 @@ struct fixed_case {
         FIXED_O_PATH,  /* the companions O_PATH does allow */
         FIXED_TMPFILE, /* O_TMPFILE */
         FIXED_PATH,    /* the path argument itself */
+        FIXED_EXCL,    /* O_EXCL and symlinks */
+        FIXED_RO,      /* access modes on a read-only superblock */
     } group;
     const char *what;
     enum target target;
@@ -151,9 +155,22 @@ struct fixed_case {
 static const struct fixed_case fixed_cases[] = {
     FIXED(FIXED_RESOLVE, "RESOLVE_BENEATH|RESOLVE_IN_ROOT (mutually exclusive)",
           TARGET_FILE, 0, 0, RESOLVE_BENEATH | RESOLVE_IN_ROOT, EINVAL),
-    /* RESOLVE_CACHED gives up on anything that may create or truncate. */
+    /*
+     * RESOLVE_CACHED gives up on anything that may create or truncate,
+     * before the lookup: on a new name the lookup would give EAGAIN anyway,
+     * but "file" is in the dcache (the setup created it, most cases open
+     * it), where only build_open_flags() refuses.
+     */
     FIXED(FIXED_RESOLVE, "RESOLVE_CACHED with O_CREAT", TARGET_NEW, O_CREAT,
           0600, RESOLVE_CACHED, EAGAIN),
+    FIXED(FIXED_RESOLVE, "RESOLVE_CACHED|O_CREAT on an existing cached file",
+          TARGET_FILE, O_CREAT, 0600, RESOLVE_CACHED, EAGAIN),
+    FIXED(FIXED_RESOLVE,
+          "RESOLVE_CACHED|O_TRUNC|O_WRONLY on an existing cached file",
+          TARGET_FILE, O_TRUNC | O_WRONLY, 0, RESOLVE_CACHED, EAGAIN),
+    FIXED(FIXED_RESOLVE,
+          "RESOLVE_CACHED|O_TMPFILE|O_RDWR on a cached directory", TARGET_DIR,
+          O_TMPFILE | O_RDWR, 0600, RESOLVE_CACHED, EAGAIN),
 
     /* how.mode is only allowed with O_CREAT/O_TMPFILE, and only S_IALLUGO. */
     FIXED(FIXED_MODE, "mode 0600 without O_CREAT/O_TMPFILE", TARGET_FILE,
@@ -207,6 +224,27 @@ static const struct fixed_case fixed_cases[] = {
     /* Valid flags, no path: do_sys_openat2() fails in getname(). */
     FIXED(FIXED_PATH, "a NULL path with valid flags", TARGET_NULL, O_RDONLY, 0,
           0, EFAULT),
+
+    /*
+     * O_CREAT|O_EXCL implies O_NOFOLLOW: a dangling symlink is not
+     * followed to create its target, the open fails. O_EXCL without
+     * O_CREAT means nothing for a regular file, and adds no O_NOFOLLOW.
+     */
+    FIXED(FIXED_EXCL, "O_CREAT|O_EXCL|O_WRONLY on a dangling symlink",
+          TARGET_DANGLING, O_CREAT | O_EXCL | O_WRONLY, 0600, 0, EEXIST),
+    FIXED(FIXED_EXCL, "O_EXCL without O_CREAT on a symlink to a file",
+          TARGET_SYMLINK, O_RDONLY | O_EXCL, 0, 0, 0),
+
+    /*
+     * Only a write or O_TRUNC asks for MAY_WRITE: as root every DAC check
+     * passes, a read-only superblock still refuses writes (EROFS).
+     */
+    FIXED(FIXED_RO, "O_RDONLY of a file on a read-only tmpfs", TARGET_RO_FILE,
+          O_RDONLY, 0, 0, 0),
+    FIXED(FIXED_RO, "O_WRONLY of a file on a read-only tmpfs", TARGET_RO_FILE,
+          O_WRONLY, 0, 0, EROFS),
+    FIXED(FIXED_RO, "O_RDONLY|O_TRUNC of a file on a read-only tmpfs",
+          TARGET_RO_FILE, O_RDONLY | O_TRUNC, 0, 0, EROFS),
 };
 
 #define NO_ALTERNATIVE (-1)
@@ -218,6 +256,8 @@ struct open_case {
     bool null_path;          /* pass NULL instead of path */
     bool legacy_openat;      /* openat(2) with how.flags and how.mode */
     bool nonotify_candidate; /* a bit build_open_flags() may strip */
+    bool fd0_free;           /* run with fd 0 closed: the fd must be 0 */
+    bool ro_mount;           /* needs the read-only tmpfs of the setup */
     struct open_how how;
     const void *how_arg; /* &how, except for the struct size cases */
     size_t usize;
@@ -227,7 +267,6 @@ struct open_case {
 
 static struct open_case cases[MAX_CASES];
 static unsigned int num_cases;
-static int test_dirfd;
 static uint64_t valid_open_mask;
 static uint64_t valid_resolve_mask;
 
@@ -292,6 +331,13 @@ static KTAP_PRINTF(4, 5) struct open_case *add_case(enum target target,
         break;
     case TARGET_NULL:
         c->null_path = true;
+        break;
+    case TARGET_DANGLING:
+        strcpy(c->path, "dangling");
+        break;
+    case TARGET_RO_FILE:
+        strcpy(c->path, "ro/file");
+        c->ro_mount = true;
         break;
     }
 
@@ -471,6 +517,19 @@ static void add_size_cases(void)
     }
 }
 
+/*
+ * do_sys_openat2() returns the fd it reserved once the file is installed:
+ * with fd 0 free that is 0, a valid fd like any other.
+ */
+static void add_fd_cases(void)
+{
+    struct open_case *c =
+        add_case(TARGET_FILE, O_RDONLY, 0,
+                 "O_RDONLY with fd 0 closed accepted as an installed fd 0");
+
+    c->fd0_free = true;
+}
+
 /* The article's point: openat(2) swallows the bits openat2(2) rejects. */
 static void add_legacy_openat_cases(void)
 {
@@ -527,12 +586,63 @@ static bool fs_refuses_o_direct(const struct open_case *c)
     return errno == EINVAL;
 }
 
+/* The fd 0 an fd0_free case got must be "file", open. */
+static int fd0_check(const struct open_case *c, long fd, char *why)
+{
+    struct stat got, want;
+
+    if (fd != 0) {
+        return kt_fail(why, "got fd %ld with fd 0 free, expected 0", fd);
+    }
+    if (fstat(0, &got)) {
+        return kt_fail(why,
+                       "got fd 0, but fstat(0) failed: %s (no file "
+                       "installed)",
+                       errno_name(errno));
+    }
+    if (fstatat(test_dirfd, c->path, &want, 0)) {
+        return kt_fail(why, "stat %s: %s", c->path, strerror(errno));
+    }
+    if (got.st_dev != want.st_dev || got.st_ino != want.st_ino) {
+        return kt_fail(why, "fd 0 is inode %llu, \"%s\" is %llu",
+                       (unsigned long long)got.st_ino, c->path,
+                       (unsigned long long)want.st_ino);
+    }
+    return KTAP_PASS;
+}
+
+/* Put the saved fd 0 back (saved0 < 0: there was none). */
+static bool restore_fd0(int saved0)
+{
+    int r;
+
+    if (saved0 < 0) {
+        return true;
+    }
+    r = dup2(saved0, 0);
+    close(saved0);
+    return r == 0;
+}
+
 static int run_case(unsigned long idx, char *why)
 {
     const struct open_case *c = &cases[idx];
     const char *path = c->null_path ? NULL : c->path;
-    int err, fd_flags = 0;
+    int err, fd_flags = 0, saved0 = -1, fd0_ret = KTAP_PASS;
     long fd;
+
+    if (c->ro_mount && ro_why[0]) {
+        return kt_fail(why, "setup: %s", ro_why);
+    }
+    if (c->fd0_free) {
+        saved0 = fcntl(0, F_DUPFD_CLOEXEC, 3);
+        if (saved0 < 0 && errno != EBADF) {
+            return kt_fail(why, "saving fd 0: %s", strerror(errno));
+        }
+        if (saved0 >= 0) {
+            close(0);
+        }
+    }
 
     errno = 0;
     if (c->legacy_openat) {
@@ -542,10 +652,24 @@ static int run_case(unsigned long idx, char *why)
         fd = syscall(SYS_openat2, test_dirfd, path, c->how_arg, c->usize);
     }
     err = fd < 0 ? errno : 0;
+    if (c->fd0_free && fd >= 0) {
+        fd0_ret = fd0_check(c, fd, why);
+    }
     if (fd >= 0) {
         fd_flags = fcntl(fd, F_GETFL);
         close(fd);
         nonotify_dropped += c->nonotify_candidate;
+    }
+    if (c->fd0_free) {
+        bool restored = restore_fd0(saved0);
+
+        if (fd0_ret != KTAP_PASS) {
+            print_call(c, fd, err);
+            return fd0_ret;
+        }
+        if (!restored) {
+            return kt_fail(why, "restoring fd 0: %s", strerror(errno));
+        }
     }
 
     /*
@@ -614,59 +738,17 @@ static bool map_size_pages(void)
     return true;
 }
 
-static char test_dir[] = "/tmp/openat2_flags.XXXXXX";
-
-/* The runner's setup: a fresh directory with "file", "dir", "symlink". */
-static int make_test_dir(char *why)
+/* The runner's setup: the directory of openat2_dir.c. */
+static int setup(char *why)
 {
-    const char *dir = test_dir;
-    int fd;
-
-    if (!mkdtemp(test_dir)) {
-        return kt_fail(why, "mkdtemp %s: %s", dir, strerror(errno));
-    }
-    test_dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (test_dirfd < 0) {
-        return kt_fail(why, "open %s: %s", dir, strerror(errno));
-    }
-    fd = openat(test_dirfd, "file", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-                0644);
-    if (fd < 0 || close(fd) || mkdirat(test_dirfd, "dir", 0755) ||
-        symlinkat("file", test_dirfd, "symlink")) {
-        return kt_fail(why, "populating %s: %s", dir, strerror(errno));
+    if (make_test_dir(why)) {
+        return KTAP_FAIL;
     }
     ktap_print_msg("testing in %s; PAGE_SIZE is %ld; VALID_OPEN_FLAGS %#llx, "
                    "VALID_RESOLVE_FLAGS %#llx",
-                   dir, page_size, (unsigned long long)valid_open_mask,
+                   test_dir, page_size, (unsigned long long)valid_open_mask,
                    (unsigned long long)valid_resolve_mask);
     return 0;
-}
-
-static void remove_test_dir(void)
-{
-    const char *dir = test_dir;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-
-    if (!d) {
-        ktap_print_msg("opendir %s: %s", dir, strerror(errno));
-        return;
-    }
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) {
-            continue;
-        }
-        if (unlinkat(dirfd(d), e->d_name,
-                     e->d_type == DT_DIR ? AT_REMOVEDIR : 0)) {
-            ktap_print_msg("removing %s/%s: %s", dir, e->d_name,
-                           strerror(errno));
-        }
-    }
-    closedir(d);
-    close(test_dirfd);
-    if (rmdir(dir)) {
-        ktap_print_msg("rmdir %s: %s", dir, strerror(errno));
-    }
 }
 
 int main(void)
@@ -689,6 +771,9 @@ int main(void)
     add_o_path_cases();
     add_fixed_cases(FIXED_TMPFILE);
     add_fixed_cases(FIXED_PATH);
+    add_fixed_cases(FIXED_EXCL);
+    add_fixed_cases(FIXED_RO);
+    add_fd_cases();
     add_size_cases();
     add_legacy_openat_cases();
     kt_add(c_nonotify, 0,
@@ -696,7 +781,7 @@ int main(void)
 
     /* kt_run() but for the header, printed above, and the cleanup */
     ktap_set_plan(kt_count());
-    kt_run_cases(make_test_dir);
+    kt_run_cases(setup);
     if (test_dirfd > 0) {
         remove_test_dir();
     }
