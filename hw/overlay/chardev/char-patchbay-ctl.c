@@ -33,7 +33,6 @@
 #include "qobject/qjson.h"
 #include "qobject/qobject.h"
 #include "qemu/log.h"
-#include "qemu/main-loop.h"
 #include "qemu/module.h"
 #include "qom/object.h"
 #include "qom/qom-qobject.h"
@@ -53,16 +52,20 @@ typedef struct PatchbayCtlChardev {
     Chardev parent;
     PbctlLines lines;   /* the request line being received */
     GString *out;       /* reply lines the frontend has not taken yet */
-    QEMUBH *flush_bh;   /* hands out to the frontend */
 } PatchbayCtlChardev;
 
 DECLARE_INSTANCE_CHECKER(PatchbayCtlChardev, PATCHBAY_CTL_CHARDEV,
                          TYPE_CHARDEV_PATCHBAY_CTL)
 
-/* Give the frontend as much of the queued replies as it takes now. */
-static void patchbay_ctl_flush(void *opaque)
+/*
+ * Give the frontend as much of the queued replies as it takes now.  Called
+ * in the guest's own write (and when it posts buffers), not from a bottom
+ * half: the guest then sees its reply at a point fixed by what it executed,
+ * so that a run recorded with -icount rr=record replays exactly (a bottom
+ * half runs when the main loop gets to it; docs/record-replay.md).
+ */
+static void patchbay_ctl_flush(PatchbayCtlChardev *s)
 {
-    PatchbayCtlChardev *s = opaque;
     Chardev *chr = CHARDEV(s);
 
     while (s->out->len) {
@@ -99,7 +102,7 @@ static void patchbay_ctl_queue_reply(PatchbayCtlChardev *s, const char *reply)
     trace_patchbay_ctl_reply(reply);
     g_string_append_len(s->out, reply, len);
     g_string_append_c(s->out, '\n');
-    qemu_bh_schedule(s->flush_bh);
+    patchbay_ctl_flush(s);
 }
 
 /* As QMP's qom-set (qom/qom-qmp-cmds.c): NULL for success. */
@@ -217,9 +220,7 @@ static void patchbay_ctl_chr_accept_input(Chardev *chr)
 {
     PatchbayCtlChardev *s = PATCHBAY_CTL_CHARDEV(chr);
 
-    if (s->out->len) {
-        qemu_bh_schedule(s->flush_bh);
-    }
+    patchbay_ctl_flush(s);
 }
 
 /*
@@ -243,14 +244,12 @@ static void patchbay_ctl_init(Object *obj)
 
     pbctl_lines_init(&s->lines);
     s->out = g_string_new(NULL);
-    s->flush_bh = qemu_bh_new(patchbay_ctl_flush, s);
 }
 
 static void patchbay_ctl_finalize(Object *obj)
 {
     PatchbayCtlChardev *s = PATCHBAY_CTL_CHARDEV(obj);
 
-    qemu_bh_delete(s->flush_bh);
     g_string_free(s->out, true);
 }
 
