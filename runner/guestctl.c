@@ -18,6 +18,7 @@
 
 struct GuestCtl {
     char *qmp_path, *port_path;
+    gboolean in_qemu; /* QEMU serves the port (chardev patchbay-ctl) */
     GSocketConnection *qmp, *port;
     GDataInputStream *qmp_in; /* QEMU's QMP: trusted */
     GuestCtlLines *requests;  /* the guest's port: bounded */
@@ -112,10 +113,11 @@ void guestctl_lines_feed(GuestCtlLines *lines, const char *buf, gsize len,
     }
 }
 
-GuestCtl *guestctl_new(const char *dir)
+GuestCtl *guestctl_new(const char *dir, gboolean in_qemu)
 {
     GuestCtl *ctl = g_new0(GuestCtl, 1);
 
+    ctl->in_qemu = in_qemu;
     ctl->qmp_path = g_build_filename(dir, "qmp.sock", NULL);
     ctl->port_path = g_build_filename(dir, "ctl.sock", NULL);
     return ctl;
@@ -148,11 +150,20 @@ static void add_port_args(GPtrArray *argv, char *chardev_opts)
                     g_strdup("virtserialport,chardev=pbctl,name=patchbay.ctl"));
 }
 
-void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
+void guestctl_add_qmp_args(GuestCtl *ctl, GPtrArray *argv)
 {
     g_ptr_array_add(argv, g_strdup("-qmp"));
     g_ptr_array_add(
         argv, g_strdup_printf("unix:%s,server=on,wait=off", ctl->qmp_path));
+}
+
+void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv)
+{
+    guestctl_add_qmp_args(ctl, argv);
+    if (ctl->in_qemu) {
+        guestctl_add_in_qemu_args(argv);
+        return;
+    }
     add_port_args(argv,
                   g_strdup_printf("socket,id=pbctl,path=%s,server=on,wait=off",
                                   ctl->port_path));
@@ -430,6 +441,9 @@ gboolean guestctl_start(GuestCtl *ctl, int timeout_ms, GError **error)
     caps = qmp_execute(ctl, "{\"execute\": \"qmp_capabilities\"}", error);
     if (!caps) {
         return FALSE;
+    }
+    if (ctl->in_qemu) {
+        return TRUE;
     }
     ctl->port = connect_unix(ctl->port_path, timeout_ms, error);
     if (!ctl->port) {

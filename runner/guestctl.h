@@ -19,10 +19,17 @@
 
 typedef struct GuestCtl GuestCtl;
 
-/* Sockets live in dir; nothing is started yet. */
-GuestCtl *guestctl_new(const char *dir);
+/*
+ * Sockets live in dir; nothing is started yet. in_qemu: QEMU serves the
+ * port itself (chardev patchbay-ctl), this side only keeps QMP, for how
+ * QEMU ended: a recorded run (--record) has no input from outside the VM.
+ */
+GuestCtl *guestctl_new(const char *dir, gboolean in_qemu);
 void guestctl_free(GuestCtl *ctl);
 
+/* Append the QEMU arguments for the QMP socket alone (a replay: the port's
+ * are in the recorded argv). */
+void guestctl_add_qmp_args(GuestCtl *ctl, GPtrArray *argv);
 /* Append the QEMU arguments for the QMP socket and the virtio-serial port. */
 void guestctl_add_qemu_args(GuestCtl *ctl, GPtrArray *argv);
 

@@ -353,24 +353,6 @@ static int cmd_monitor(int argc, char **argv)
     return 0;
 }
 
-static char *sha256_of(const char *path, GError **error)
-{
-    g_autoptr(GFile) file = g_file_new_for_path(path);
-    g_autoptr(GFileInputStream) in = g_file_read(file, NULL, error);
-    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-    guchar buf[65536];
-    gssize n;
-
-    if (!in) {
-        return NULL;
-    }
-    while ((n = g_input_stream_read(G_INPUT_STREAM(in), buf, sizeof(buf), NULL,
-                                    error)) > 0) {
-        g_checksum_update(sum, buf, n);
-    }
-    return n < 0 ? NULL : g_strdup(g_checksum_get_string(sum));
-}
-
 static gboolean copy_file(const char *from, const char *to, GError **error)
 {
     g_autoptr(GFile) src = g_file_new_for_path(from);
@@ -619,8 +601,8 @@ static int cmd_export(int argc, char **argv)
             !copy_file(first->qemu, qemu, &error) ||
             !copy_file(plan_path, plan_copy, &error) ||
             g_chmod(qemu, 0755) < 0 ||
-            !(x.image_sha = sha256_of(image, &error)) ||
-            !(x.initrd_sha = sha256_of(initrd, &error))) {
+            !(x.image_sha = results_file_sha256(image, &error)) ||
+            !(x.initrd_sha = results_file_sha256(initrd, &error))) {
             g_printerr("patchbay-lava export: %s\n",
                        error ? error->message : g_strerror(errno));
             return EXIT_BAD;

@@ -33,6 +33,7 @@
 #include "gcovport.h"
 #include "guestctl.h"
 #include "ktaplimits.h"
+#include "recording.h"
 #include "resultdir.h"
 #include "vmclock.h"
 
@@ -46,7 +47,12 @@ enum {
     EXIT_PASS = VERDICT_PASS,
     EXIT_FAIL = VERDICT_FAIL,
     EXIT_INCOMPLETE = VERDICT_INCOMPLETE,
+    EXIT_DIVERGED = 3, /* --replay: the console or a verdict differ */
 };
+
+/* A recording QEMU gets SIGTERM, which ends its replay log cleanly (the
+ * stop is an event the replay repeats); past this, SIGKILL. */
+#define RECORD_TERM_GRACE_S 10
 
 typedef struct Run Run;
 
@@ -70,15 +76,23 @@ typedef struct {
     GuestCtl *ctl;
     GcovPort *gcov; /* with --gcov: the guest's counters, bounded */
     char *sock_dir;
+    /* --record, --replay: the console's bytes as they came (bounded) */
+    FILE *raw_console;
+    gsize raw_bytes;
+    gint64 term_us; /* --record: when QEMU got SIGTERM */
+    const RecordedVm *recorded; /* --replay: what this VM replays */
+    GPtrArray *argv;            /* QEMU's, as started */
 } Vm;
 
 struct Run {
     /* options */
     char *qemu, *kernel, *initrd, *results, *variant, *release, *available;
     char *gdb_socket, *parse, *plan, *suites_meta, *clock, *gcov;
+    char *replay, *replay_vm, *vmlinux;
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs, deadline_s;
-    gboolean verbose, interactive, all;
+    gboolean verbose, interactive, all, record;
+    Recording *recording; /* --record: being made; --replay: being replayed */
 
     /* run state */
     GMainLoop *loop;
@@ -99,7 +113,12 @@ static void stop_qemu(Vm *vm)
 {
     if (vm->qemu_proc && !vm->qemu_exited && !vm->killed) {
         vm->killed = TRUE;
-        g_subprocess_force_exit(vm->qemu_proc);
+        if (vm->run->record) {
+            vm->term_us = now_us();
+            g_subprocess_send_signal(vm->qemu_proc, SIGTERM);
+        } else {
+            g_subprocess_force_exit(vm->qemu_proc);
+        }
     }
 }
 
@@ -179,6 +198,11 @@ static void on_console_data(GObject *src, GAsyncResult *res, gpointer data)
         vm_maybe_done(vm);
         return;
     }
+    if (vm->raw_console && vm->raw_bytes < KTAP_LIMIT_CONSOLE) {
+        gsize keep = MIN((gsize)n, KTAP_LIMIT_CONSOLE - vm->raw_bytes);
+
+        vm->raw_bytes += fwrite(vm->console_chunk, 1, keep, vm->raw_console);
+    }
     guestctl_lines_feed(vm->console_lines, vm->console_chunk, n,
                         on_console_line, vm);
     read_console(vm);
@@ -227,6 +251,11 @@ static void check_vm(Vm *vm, gint64 t)
     g_autofree char *running = NULL;
     gint64 vt;
 
+    if (vm->killed && vm->term_us && !vm->qemu_exited &&
+        t - vm->term_us > us_of_s(RECORD_TERM_GRACE_S)) {
+        g_subprocess_force_exit(vm->qemu_proc);
+        vm->term_us = 0;
+    }
     if (!vm->started || vm->qemu_exited || vm->killed) {
         return;
     }
@@ -241,6 +270,17 @@ static void check_vm(Vm *vm, gint64 t)
      * host CPU (vmclock.h). */
     vm_clock_sample(&vm->clock, vm->pid, t);
     vt = vm_clock_now(&vm->clock, t);
+    if (r->replay) {
+        /* The replay ends where the recording did: its own stops (a hang,
+         * the crash grace) are events in the log. Only the deadline. */
+        if (r->deadline_s > 0 &&
+            vt - vm->rec.start_us > us_of_s(r->deadline_s)) {
+            why = g_strdup_printf("the replay passed its deadline of %d s",
+                                  r->deadline_s);
+            stop_hung(vm, why, NULL);
+        }
+        return;
+    }
     if (!vm->rec.saw_ktap &&
         vt - vm->rec.start_us > us_of_s(r->boot_timeout_s)) {
         why = g_strdup_printf("no KTAP from /init within %d s of boot",
@@ -299,9 +339,48 @@ static gboolean on_signal(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
+static void add_gdb_args(Run *r, GPtrArray *argv)
+{
+    if (r->gdb_socket) {
+        /* A unix socket, never a TCP port on all interfaces (-s). Batch
+         * runs start halted so that gdb sees the boot; the interactive
+         * shell does not wait for gdb. */
+        g_ptr_array_add(argv, g_strdup("-chardev"));
+        g_ptr_array_add(
+            argv,
+            g_strdup_printf("socket,id=gdbstub,path=%s,server=on,wait=off",
+                            r->gdb_socket));
+        g_ptr_array_add(argv, g_strdup("-gdb"));
+        g_ptr_array_add(argv, g_strdup("chardev:gdbstub"));
+        if (!r->interactive) {
+            g_ptr_array_add(argv, g_strdup("-S"));
+        }
+    }
+}
+
+/* --replay: the recorded argv, replaying, with this run's QMP and gdb. */
+static GPtrArray *replay_argv(Run *r, Vm *vm)
+{
+    GPtrArray *argv = recording_replay_argv(vm->recorded, r->qemu);
+
+    g_ptr_array_remove_index(argv, argv->len - 1); /* the NULL */
+    if (vm->ctl) {
+        guestctl_add_qmp_args(vm->ctl, argv);
+    }
+    add_gdb_args(r, argv);
+    g_ptr_array_add(argv, NULL);
+    return argv;
+}
+
 static GPtrArray *qemu_argv(Run *r, Vm *vm)
 {
-    GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *argv;
+    g_autoptr(GString) append = NULL;
+
+    if (vm->recorded) {
+        return replay_argv(r, vm);
+    }
+    argv = g_ptr_array_new_with_free_func(g_free);
     /*
      * printk.devkmsg=on: the guest's test marks in /dev/kmsg are not
      * rate-limited away (ktap_marks_feed). Under LAVA (--plan) a panicked
@@ -309,10 +388,8 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
      * reaches the console and ends the job's monitor, and /init repeats
      * each result with its whole name (patchbay.lava).
      */
-    g_autoptr(GString) append =
-        g_string_new(r->plan ? "console=ttyAMA0 panic=0 patchbay.lava=1 "
-                             : "console=ttyAMA0 panic=-1 ");
-
+    append = g_string_new(r->plan ? "console=ttyAMA0 panic=0 patchbay.lava=1 "
+                                  : "console=ttyAMA0 panic=-1 ");
     g_string_append(append, "oops=panic softlockup_panic=1 printk.devkmsg=on "
                             "hung_task_panic=1 loglevel=5 rdinit=/sbin/init");
     if (r->interactive) {
@@ -364,16 +441,20 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
     }
     g_ptr_array_add(argv, g_strdup("-smp"));
     g_ptr_array_add(argv, g_strdup_printf("%d", vm->rec.cpus));
-    if (vm->rec.virtual_clock) {
+    if (r->record) {
+        /* its -icount, its log and snapshot image, in QEMU's folder */
+        recording_add_record_args(r->recording, vm->rec.vm_name,
+                                  vm->rec.virtual_clock, argv);
+    } else if (vm->rec.virtual_clock) {
         /* The guest's idle time costs no wall time: its clock jumps to the
          * next timer (docs/architecture.md, "Clocks"). */
         g_ptr_array_add(argv, g_strdup("-icount"));
         g_ptr_array_add(argv, g_strdup("shift=auto,sleep=off"));
     }
     g_ptr_array_add(argv, g_strdup("-kernel"));
-    g_ptr_array_add(argv, g_strdup(r->kernel));
+    g_ptr_array_add(argv, g_strdup(r->record ? RECORDING_KERNEL : r->kernel));
     g_ptr_array_add(argv, g_strdup("-initrd"));
-    g_ptr_array_add(argv, g_strdup(r->initrd));
+    g_ptr_array_add(argv, g_strdup(r->record ? RECORDING_INITRD : r->initrd));
     g_ptr_array_add(argv, g_strdup("-append"));
     g_ptr_array_add(argv, g_strdup(append->str));
     if (vm->ctl) {
@@ -384,21 +465,7 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
     } else if (r->plan) {
         guestctl_add_in_qemu_args(argv);
     }
-    if (r->gdb_socket) {
-        /* A unix socket, never a TCP port on all interfaces (-s). Batch
-         * runs start halted so that gdb sees the boot; the interactive
-         * shell does not wait for gdb. */
-        g_ptr_array_add(argv, g_strdup("-chardev"));
-        g_ptr_array_add(
-            argv,
-            g_strdup_printf("socket,id=gdbstub,path=%s,server=on,wait=off",
-                            r->gdb_socket));
-        g_ptr_array_add(argv, g_strdup("-gdb"));
-        g_ptr_array_add(argv, g_strdup("chardev:gdbstub"));
-        if (!r->interactive) {
-            g_ptr_array_add(argv, g_strdup("-S"));
-        }
-    }
+    add_gdb_args(r, argv);
     for (guint i = 0; i < vm->qemu_args->len; i++) {
         g_ptr_array_add(argv, g_strdup(g_ptr_array_index(vm->qemu_args, i)));
     }
@@ -579,6 +646,10 @@ static void vm_free(gpointer data)
     guestctl_lines_free(vm->console_lines);
     gcovport_free(vm->gcov);
     g_clear_object(&vm->qemu_proc);
+    g_clear_pointer(&vm->argv, g_ptr_array_unref);
+    if (vm->raw_console) {
+        fclose(vm->raw_console);
+    }
     g_string_free(vm->qemu_stderr, TRUE);
     g_free(vm->sock_dir);
     g_free(vm);
@@ -849,11 +920,31 @@ static gboolean start_vm(Vm *vm, GError **error)
     if (!vm->sock_dir) {
         return FALSE;
     }
-    vm->ctl = guestctl_new(vm->sock_dir);
+    /* A recorded VM has no input from outside: QEMU serves the port. */
+    vm->ctl = guestctl_new(vm->sock_dir, r->recording != NULL);
     if (r->gcov) {
         vm->gcov = gcovport_new(vm->sock_dir, GCOVPORT_MAX_BYTES);
     }
+    if (r->recording) {
+        g_autofree char *raw =
+            r->record ? recording_path(r->recording, vm->rec.vm_name,
+                                       ".console")
+                      : g_strdup_printf("%s/%s.console", r->results,
+                                        vm->rec.vm_name);
+
+        if (r->record && !recording_create_snapshot_image(
+                             r->recording, vm->rec.vm_name, error)) {
+            return FALSE;
+        }
+        vm->raw_console = fopen(raw, "w");
+        if (!vm->raw_console) {
+            g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+                        "cannot write %s: %s", raw, g_strerror(errno));
+            return FALSE;
+        }
+    }
     argv = qemu_argv(r, vm);
+    vm->argv = g_ptr_array_ref(argv);
     {
         g_autofree char *cmd = g_strjoinv(" ", (char **)argv->pdata);
         g_autofree char *cmd_path =
@@ -869,6 +960,10 @@ static gboolean start_vm(Vm *vm, GError **error)
     launcher = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                          G_SUBPROCESS_FLAGS_STDERR_PIPE);
     g_subprocess_launcher_set_stdin_file_path(launcher, "/dev/null");
+    if (r->recording) {
+        /* the recording's argv names its files relative to its folder */
+        g_subprocess_launcher_set_cwd(launcher, r->recording->dir);
+    }
     vm->rec.start_us = now_us();
     watchdog_init(&vm->watchdog, us_of_s(r->suite_timeout_s), vm->rec.start_us);
     vm->qemu_proc = g_subprocess_launcher_spawnv(
@@ -962,6 +1057,45 @@ static void vm_maybe_done(Vm *vm)
     start_next(r);
 }
 
+/*
+ * --replay: the recorded VMs, each with its recorded argv; under gdb only
+ * one (--vm, else the first that did not pass).
+ */
+static gboolean plan_replay_vms(Run *r, GError **error)
+{
+    g_autoptr(GStrvBuilder) suites = g_strv_builder_new();
+
+    for (guint i = 0; i < r->recording->vms->len; i++) {
+        const RecordedVm *rv = g_ptr_array_index(r->recording->vms, i);
+        Vm *vm;
+
+        if (r->gdb_socket &&
+            rv != recording_find_vm(r->recording, r->replay_vm)) {
+            continue;
+        }
+        if (r->replay_vm && !g_str_equal(rv->name, r->replay_vm)) {
+            continue;
+        }
+        vm = vm_new(r, rv->name, rv->suites, FALSE, error);
+        if (!vm) {
+            return FALSE;
+        }
+        vm->recorded = rv;
+        vm->rec.cpus = rv->cpus;
+        vm->rec.virtual_clock = rv->virtual_clock;
+        g_strv_builder_addv(suites, (const char **)rv->suites);
+    }
+    if (!r->vms->len) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                    "%s has no VM %s", r->replay,
+                    r->replay_vm ? r->replay_vm : "");
+        return FALSE;
+    }
+    g_strfreev(r->suites);
+    r->suites = g_strv_builder_end(suites);
+    return TRUE;
+}
+
 static gint by_cost_desc(gconstpointer a, gconstpointer b)
 {
     const Vm *x = *(Vm *const *)a, *y = *(Vm *const *)b;
@@ -977,6 +1111,9 @@ static gint by_cost_desc(gconstpointer a, gconstpointer b)
 static gboolean plan_vms(Run *r, GError **error)
 {
     r->vms = g_ptr_array_new_with_free_func(vm_free);
+    if (r->replay) {
+        return plan_replay_vms(r, error);
+    }
     if (r->gdb_socket) {
         g_autofree char *name = g_strjoinv("+", r->suites);
 
@@ -984,9 +1121,13 @@ static gboolean plan_vms(Run *r, GError **error)
     }
     for (guint i = 0; r->suites[i]; i++) {
         char *one[] = {r->suites[i], NULL};
+        Vm *vm = vm_new(r, r->suites[i], one, TRUE, error);
 
-        if (!vm_new(r, r->suites[i], one, TRUE, error)) {
+        if (!vm) {
             return FALSE;
+        }
+        if (r->record) {
+            vm->rec.cpus = 1; /* QEMU records one vCPU, no more */
         }
     }
     return TRUE;
@@ -1070,14 +1211,94 @@ static int run_plan(Run *r)
     return EXIT_PASS;
 }
 
+/* --record: keep what replays it, and say where it is. */
+static int finish_recording(Run *r, int code)
+{
+    g_autoptr(GError) error = NULL;
+    guint64 bytes = 0;
+
+    for (guint i = 0; i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+        g_autofree char *log =
+            recording_path(r->recording, vm->rec.vm_name, ".replay.bin");
+        GStatBuf st;
+
+        if (!vm->argv) {
+            continue; /* never started: nothing to replay */
+        }
+        recording_add_vm(r->recording, vm->rec.vm_name, vm->rec.suites,
+                         vm->argv, vm->rec.cpus, vm->rec.virtual_clock,
+                         verdict_name(run_records_verdict(
+                             (RunRecord *const[]){&vm->rec}, 1)));
+        if (g_stat(log, &st) == 0) {
+            bytes += st.st_size;
+        }
+    }
+    if (!recording_save(r->recording, &error)) {
+        g_printerr("patchbay: cannot save the recording: %s\n",
+                   error->message);
+        return EXIT_INCOMPLETE;
+    }
+    printf("patchbay: recorded %u VM(s) in %s (replay logs: %.1f MiB); "
+           "replay it with: scripts/patchbay replay %s\n",
+           r->recording->vms->len, r->recording->dir, bytes / 1048576.0,
+           r->results);
+    return code;
+}
+
+/*
+ * --replay: each VM's console byte for byte, and its verdict, against the
+ * recording's. The replay's own verdict when all match, else
+ * EXIT_DIVERGED.
+ */
+static int judge_replay(Run *r, int code)
+{
+    gboolean all_same = TRUE;
+
+    for (guint i = 0; i < r->vms->len; i++) {
+        Vm *vm = g_ptr_array_index(r->vms, i);
+        g_autoptr(GError) error = NULL;
+        g_autofree char *was =
+            recording_path(r->recording, vm->rec.vm_name, ".console");
+        g_autofree char *is =
+            g_strdup_printf("%s/%s.console", r->results, vm->rec.vm_name);
+        g_autofree char *report = NULL;
+        const char *verdict =
+            verdict_name(run_records_verdict((RunRecord *const[]){&vm->rec}, 1));
+        gboolean same;
+
+        if (!recording_compare_consoles(was, is, &same, &report, &error)) {
+            g_printerr("patchbay: replay of %s: %s\n", vm->rec.vm_name,
+                       error->message);
+            all_same = FALSE;
+            continue;
+        }
+        printf("patchbay: replay of %s: console %s; verdict %s, recorded %s\n",
+               vm->rec.vm_name, report, verdict, vm->recorded->verdict);
+        if (!same || g_strcmp0(verdict, vm->recorded->verdict) != 0) {
+            all_same = FALSE;
+        }
+    }
+    if (!all_same) {
+        printf("patchbay: the replay DIVERGED from the recording %s\n",
+               r->replay);
+        return EXIT_DIVERGED;
+    }
+    printf("patchbay: the replay matches the recording %s: the same "
+           "console, byte for byte, and the same verdict\n",
+           r->replay);
+    return code;
+}
+
 static int run_batch(Run *r)
 {
     g_autoptr(GError) error = NULL;
     g_autofree char *log_path = NULL;
     g_autofree char *cmd_path = NULL;
     g_autofree RunRecord **recs = NULL;
+    int code;
 
-    if (!suites_available(r)) {
+    if (!r->replay && !suites_available(r)) {
         return EXIT_INCOMPLETE;
     }
     if (r->jobs <= 0) {
@@ -1091,6 +1312,20 @@ static int run_batch(Run *r)
         g_printerr("patchbay: cannot create %s: %s\n", r->results,
                    g_strerror(errno));
         return EXIT_INCOMPLETE;
+    }
+    if (r->record) {
+        g_autofree char *dir = g_build_filename(r->results, "recording", NULL);
+
+        r->recording = recording_new(dir);
+        r->recording->variant = g_strdup(r->variant);
+        r->recording->release = g_strdup(r->release);
+        r->recording->vmlinux = g_strdup(r->vmlinux);
+        if (!recording_prepare(r->recording, r->qemu, r->kernel, r->initrd,
+                               &error)) {
+            g_printerr("patchbay: cannot start the recording: %s\n",
+                       error->message);
+            return EXIT_INCOMPLETE;
+        }
     }
     log_path = g_build_filename(r->results, "console.log", NULL);
     r->console_log = fopen(log_path, "w");
@@ -1140,9 +1375,19 @@ static int run_batch(Run *r)
     fclose(r->console_log);
     recs = g_new(RunRecord *, r->vms->len);
     for (guint i = 0; i < r->vms->len; i++) {
-        recs[i] = &((Vm *)g_ptr_array_index(r->vms, i))->rec;
+        Vm *vm = g_ptr_array_index(r->vms, i);
+
+        recs[i] = &vm->rec;
+        g_clear_pointer(&vm->raw_console, fclose);
     }
-    return judge(r, recs, r->vms->len);
+    code = judge(r, recs, r->vms->len);
+    if (r->record) {
+        return finish_recording(r, code);
+    }
+    if (r->replay) {
+        return judge_replay(r, code);
+    }
+    return code;
 }
 
 int main(int argc, char **argv)
@@ -1207,6 +1452,25 @@ int main(int argc, char **argv)
          "each VM's gcov counters (at most 32 MiB) go to FILE.VM, and "
          "FILE.VM.cut when there were more",
          "FILE"},
+        {"record", 0, 0, G_OPTION_ARG_NONE, &r.record,
+         "record each VM with QEMU's record/replay (one vCPU, -icount), "
+         "into DIR/recording: the replay logs, the snapshot images, the "
+         "kernel and initramfs, recording.json (docs/record-replay.md)",
+         NULL},
+        {"vmlinux", 0, 0, G_OPTION_ARG_FILENAME, &r.vmlinux,
+         "with --record: the vmlinux with DWARF that the kernel was linked "
+         "with, for a later debug --replay",
+         "FILE"},
+        {"replay", 0, 0, G_OPTION_ARG_FILENAME, &r.replay,
+         "boot nothing new: replay the recording in this folder with --qemu "
+         "(the QEMU that recorded), write the results into --results, and "
+         "compare each console, byte for byte, and each verdict with the "
+         "recording's (exit 3 if they differ)",
+         "RECORDING"},
+        {"vm", 0, 0, G_OPTION_ARG_STRING, &r.replay_vm,
+         "with --replay: only this recorded VM (under gdb: default the first "
+         "that did not pass)",
+         "NAME"},
         {"suites-meta", 0, 0, G_OPTION_ARG_FILENAME, &r.suites_meta,
          "folder of the suites' NAME.qemu, NAME.append and NAME.vm "
          "(images/suites)",
@@ -1238,6 +1502,35 @@ int main(int argc, char **argv)
     }
     if (r.parse) {
         return run_parse(&r);
+    }
+    if (r.replay) {
+        if (!r.qemu || !r.results || r.record || r.plan || r.interactive ||
+            r.gcov || r.suites) {
+            g_printerr("patchbay-run: --replay goes with --qemu and "
+                       "--results, without --suite, --record, --plan, "
+                       "--interactive or --gcov\n");
+            return EXIT_INCOMPLETE;
+        }
+        r.recording = recording_load(r.replay, &error);
+        if (!r.recording ||
+            !recording_check_qemu(r.recording, r.qemu, &error)) {
+            g_printerr("patchbay-run: %s\n", error->message);
+            return EXIT_INCOMPLETE;
+        }
+        g_free(r.variant);
+        r.variant = g_strdup(r.recording->variant ? r.recording->variant
+                                                  : "unknown");
+        g_free(r.release);
+        r.release = g_strdup(r.recording->release ? r.recording->release
+                                                  : "unknown");
+        r.parent_pid = getppid();
+        return run_batch(&r);
+    }
+    if (r.record && (r.plan || r.interactive || r.gcov || r.gdb_socket)) {
+        g_printerr("patchbay-run: --record goes without --plan, "
+                   "--interactive, --gcov or --gdb-socket (debug a "
+                   "recording with --replay)\n");
+        return EXIT_INCOMPLETE;
     }
     if (!r.qemu || !r.kernel || !r.initrd) {
         g_printerr(

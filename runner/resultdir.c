@@ -434,6 +434,24 @@ gboolean results_json_write(JsonBuilder *b, const char *path, GError **error)
     return g_file_set_contents(path, with_nl, -1, error);
 }
 
+char *results_file_sha256(const char *path, GError **error)
+{
+    g_autoptr(GFile) file = g_file_new_for_path(path);
+    g_autoptr(GFileInputStream) in = g_file_read(file, NULL, error);
+    g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+    guchar buf[65536];
+    gssize n;
+
+    if (!in) {
+        return NULL;
+    }
+    while ((n = g_input_stream_read(G_INPUT_STREAM(in), buf, sizeof(buf), NULL,
+                                    error)) > 0) {
+        g_checksum_update(sum, buf, n);
+    }
+    return n < 0 ? NULL : g_strdup(g_checksum_get_string(sum));
+}
+
 static gboolean is_slow_skip(const KtapTest *t)
 {
     return t->result == KTAP_RESULT_SKIP && t->subtests->len == 0 &&

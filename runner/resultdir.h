@@ -154,6 +154,8 @@ void results_json_add_double(JsonBuilder *b, const char *member, double value);
 void results_json_add_bool(JsonBuilder *b, const char *member, gboolean value);
 /* Write the builder's value to path, pretty-printed, with a final newline. */
 gboolean results_json_write(JsonBuilder *b, const char *path, GError **error);
+/* A file's SHA-256, in hex (g_free), or NULL with error set. */
+char *results_file_sha256(const char *path, GError **error);
 
 /* ---- reading a result folder back ---- */
 
