@@ -242,17 +242,18 @@ static int agpu_dev_post_load(void *opaque, int version_id)
     }
     agpu_sync_irq(&s->core);
     /*
-     * Resume a ring that was running or stalled when we were saved, once
-     * the virtual clock runs again (not while the incoming VM is paused).
+     * A ring that was running or stalled resumes by the migrated timer,
+     * due when it was. Arming one here that the source did not have would
+     * stop a record/replay run's replay from its starting snapshot for
+     * good: the timer is in no recording (docs/record-replay.md).
      */
-    timer_mod(s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
     return 0;
 }
 
 static const VMStateDescription vmstate_agpu = {
     .name = TYPE_AGPU,
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = agpu_dev_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT8(core.irq_level, AGpuState),
@@ -292,6 +293,7 @@ static const VMStateDescription vmstate_agpu = {
         VMSTATE_UINT32(core.stat_wptr_errors, AGpuState),
         VMSTATE_UINT32(core.stat_unimplemented, AGpuState),
         VMSTATE_UINT32(core.stat_hangs, AGpuState),
+        VMSTATE_TIMER_PTR(timer, AGpuState),
         VMSTATE_END_OF_LIST()
     },
 };
