@@ -371,8 +371,9 @@ gboolean recording_compare_consoles(const char *recorded, const char *replayed,
     }
     *same = i == alen && i == blen;
     if (*same) {
+        /* an unfinished last line counts too */
         *report = g_strdup_printf("identical (%zu bytes, %zu lines)", alen,
-                                  line - (alen && a[alen - 1] == '\n'));
+                                  line - 1 + (alen && a[alen - 1] != '\n'));
         return TRUE;
     }
     {

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Record and replay (docs/record-replay.md), end to end. TAP.
+#  - run --record of harness-panic (a kernel panic): the run fails as a
+#    plain one does, and the folder holds a recording;
+#  - replay: the same console byte for byte and the same verdict (exit 1,
+#    the recorded verdict);
+#  - debug --replay with tests/replay-panic.gdb: reverse-stepi from panic()
+#    lands in the function that called it (sysrq_handle_crash, the trigger
+#    of the harness), and a watchpoint with reverse-continue finds the last
+#    writer of console_loglevel, reverse-next the line that wrote it;
+#  - the comparison can fail: a recording whose console was altered by one
+#    byte replays to exit 3, naming the line; one made by another QEMU is
+#    refused (exit 2);
+#  - run --record of w1, which drives the hardware through the control
+#    channel (served inside QEMU while recording), and its replay: the same
+#    console and verdict.
+set -eu
+. "$(dirname -- "$0")/../scripts/lib.sh"
+
+patchbay=$PATCHBAY_ROOT/scripts/patchbay
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+n=0 failed=0
+tap() {  # tap STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+show() {  # show FILE: its end, when a case failed
+    tail -n 12 "$1" | sed 's/^/    | /'
+}
+run() {  # run WANT_EXIT LOG ARGS...: patchbay ARGS, its exit code checked
+    want=$1 log=$2; shift 2
+    got=0
+    "$patchbay" "$@" > "$log" 2>&1 || got=$?
+    [ "$got" = "$want" ] || {
+        echo "    patchbay $*: exit $got, expected $want"
+        show "$log"
+        return 1
+    }
+}
+
+panic=$out/panic
+rm -rf "$panic"
+status=0
+run 1 "$panic.log" run --record --suite harness-panic --results "$panic" &&
+    jq -e '.verdict == "fail" and (.crashes | map(select(.test | startswith("harness-panic/panic"))) | length) >= 1' \
+        "$panic/summary.json" > /dev/null &&
+    jq -e '.vms | length == 1 and .[0].verdict == "fail" and .[0].cpus == 1' \
+        "$panic/recording/recording.json" > /dev/null &&
+    [ -s "$panic/recording/harness-panic.replay.bin" ] &&
+    [ -s "$panic/recording/harness-panic.snapshot.qcow2" ] || status=1
+tap $status "run --record harness-panic: the panic fails the run; a recording with its log and snapshot"
+
+status=0
+run 1 "$panic.replay.log" replay "$panic" --results "$panic/replay" &&
+    grep -q '^patchbay: replay of harness-panic: console identical ([0-9]* bytes' "$panic.replay.log" &&
+    grep -q '^patchbay: the replay matches the recording' "$panic.replay.log" &&
+    cmp -s "$panic/recording/harness-panic.console" "$panic/replay/harness-panic.console" &&
+    [ "$(jq -c '[.verdict, [.crashes[] | [.kind, .test]]]' "$panic/summary.json")" = \
+      "$(jq -c '[.verdict, [.crashes[] | [.kind, .test]]]' "$panic/replay/summary.json")" ] ||
+    status=1
+tap $status "replay: the same console byte for byte, the same verdict and crash (exit 1)"
+
+status=0
+PATCHBAY_DEBUG_TIMEOUT=300 run 1 "$panic.debug.log" debug --replay "$panic" \
+    --batch "$PATCHBAY_ROOT/tests/replay-panic.gdb" --results "$panic/debug" || status=1
+gdb_log=$panic/debug/gdb.log
+[ $status = 0 ] && grep -q '^sysrq_handle_crash + [0-9]* in section \.text' "$gdb_log" || {
+    status=1; show "$gdb_log"; }
+tap $status "debug --replay: reverse-stepi from panic() lands in sysrq_handle_crash, the trigger"
+status=0
+[ "$(grep -c '^#0  __handle_sysrq (key=99 .*sysrq\.c:[0-9]*$' "$gdb_log")" = 2 ] &&
+    grep -q '^[0-9]*	*console_loglevel = orig_log_level;' "$gdb_log" || {
+    status=1; show "$gdb_log"; }
+tap $status "debug --replay: watch + reverse-continue stops in __handle_sysrq, reverse-next on the line that wrote console_loglevel"
+
+altered=$out/altered
+rm -rf "$altered"
+cp -a "$panic" "$altered"
+# one byte of the console's last line, as if the replay had printed it
+printf 'X' | dd of="$altered/recording/harness-panic.console" bs=1 conv=notrunc \
+    seek=$(($(stat -c %s "$altered/recording/harness-panic.console") - 3)) 2> /dev/null
+status=0
+run 3 "$altered.replay.log" replay "$altered" --results "$altered/replay" &&
+    grep -q '^patchbay: replay of harness-panic: console differs from byte [0-9]* (line [0-9]*)' "$altered.replay.log" &&
+    grep -q 'DIVERGED' "$altered.replay.log" || status=1
+tap $status "an altered recording: the replay differs (exit 3), at the line named"
+
+jq '.qemu_sha256 = "0000"' "$altered/recording/recording.json" > "$altered/recording.json.new"
+mv "$altered/recording.json.new" "$altered/recording/recording.json"
+status=0
+run 2 "$altered.qemu.log" replay "$altered" --results "$altered/replay-qemu" &&
+    grep -q 'recorded with another QEMU' "$altered.qemu.log" || status=1
+tap $status "a recording made by another QEMU: refused (exit 2)"
+
+w1=$out/w1
+rm -rf "$w1"
+status=0
+run 0 "$w1.log" run --record --suite w1 --results "$w1" &&
+    grep -q -- '-chardev patchbay-ctl,id=pbctl' "$w1/qemu-cmdline" &&
+    run 0 "$w1.replay.log" replay "$w1" --results "$w1/replay" &&
+    grep -q '^patchbay: replay of w1: console identical' "$w1.replay.log" &&
+    grep -q '^patchbay: the replay matches the recording' "$w1.replay.log" &&
+    [ "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/summary.json")" = \
+      "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/replay/summary.json")" ] ||
+    status=1
+tap $status "w1 (the DS2490 on xHCI, the control channel): recorded, replayed with the same console and results"
+
+echo "1..$n"
+exit $failed
