@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * w1_netlink - the w1 netlink (connector) protocol of Linux 6.12 against the
- * emulated DS2490 bus: test plan items N1-N14 and N16 (docs/suites/w1.md
- * says what each is), above all commit 8a0427d192e6
+ * emulated DS2490 bus: test plan items N1-N14, N16 and N17
+ * (docs/suites/w1.md says what each is), above all commit 8a0427d192e6
  * ("w1: optional bundling of netlink kernel replies"):
  *
  *  - with W1_CN_BUNDLE (cn_msg.flags bit 0) every reply to a request comes
@@ -26,7 +26,8 @@
  * cn_msgs whose id is not {CN_W1_IDX, CN_W1_VAL} are skipped and logged:
  * unbundled requests whose only command is data-less or a lone READ/TOUCH
  * are preceded by a zeroed cn_msg (w1_reply_make_space() flushing an empty
- * buffer, "len + space >= maxlen").
+ * buffer, "len + space >= maxlen"); the N17 cases (w1nl_flush.c) count
+ * them.
  *
  * Events (W1_SLAVE_ADD/REMOVE) are read from a second socket joined to
  * multicast group CN_W1_IDX.  The background search is stopped while the
@@ -104,7 +105,7 @@ static const struct w1nl_part setup = {setup_rows, ARRAY_SIZE(setup_rows)};
  */
 static const struct w1nl_part *const parts[] = {
     &setup,       &w1nl_list,  &w1nl_rw,       &w1nl_alarm,     &w1nl_flags,
-    &w1nl_errors, &w1nl_large, &w1nl_oversize, &w1nl_empty_bus,
+    &w1nl_errors, &w1nl_large, &w1nl_oversize, &w1nl_empty_bus, &w1nl_flush,
 };
 
 /* Every case skipped (r KTAP_SKIP) or failed with why: nothing can run. */
@@ -129,6 +130,7 @@ int main(void)
     w1_topology_init();
     w1_master_id_bytes(1, ID1);
     w1nl_errors_init();
+    w1nl_flush_init();
     for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
         plan += parts[i]->n;
     }
