@@ -63,11 +63,11 @@ gboolean recording_create_snapshot_image(const Recording *rec, const char *vm,
 
 /*
  * Append the arguments that record VM vm to a QEMU argv: -icount with
- * rr=record (sleep=off on the virtual clock), its replay log, and its
- * snapshot image. The VM must have one vCPU: QEMU records no more.
+ * rr=record and sleep=off (whatever the suite's clock), its replay log, and
+ * its snapshot image. The VM must have one vCPU: QEMU records no more.
  */
 void recording_add_record_args(const Recording *rec, const char *vm,
-                               gboolean virtual_clock, GPtrArray *argv);
+                               GPtrArray *argv);
 
 /* Keep VM vm's argv (argv[0], QEMU, by its file name only; without the
  * runner's -qmp), suites and verdict for recording_save(). */
