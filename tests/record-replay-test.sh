@@ -14,7 +14,10 @@
 #    refused (exit 2);
 #  - run --record of w1, which drives the hardware through the control
 #    channel (served inside QEMU while recording), and its replay: the same
-#    console and verdict.
+#    console and verdict;
+#  - the bug of kernel-patches/0001 on its negative control: the hung task
+#    recorded and replayed, and tests/replay-w1-mutex.gdb finds the
+#    mutex_lock() that was never undone, under the netlink search.
 set -eu
 . "$(dirname -- "$0")/../scripts/lib.sh"
 
@@ -106,6 +109,31 @@ run 0 "$w1.log" run --record --suite w1 --results "$w1" &&
       "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/replay/summary.json")" ] ||
     status=1
 tap $status "w1 (the DS2490 on xHCI, the control channel): recorded, replayed with the same console and results"
+
+# The bug patchbay found (kernel-patches/0001): recorded on the negative
+# control that lacks the fix, replayed, and its culprit found backwards.
+mutex=$out/mutex
+rm -rf "$mutex"
+status=0
+run 1 "$mutex.log" run --record --kernel-variant w1-no-search-mutex-fix --suite w1 \
+        --results "$mutex" &&
+    jq -e '.crashes | map(select(.kind == "hung-task")) | length >= 1' \
+        "$mutex/summary.json" > /dev/null &&
+    run 1 "$mutex.replay.log" replay "$mutex" --results "$mutex/replay" &&
+    grep -q '^patchbay: the replay matches the recording' "$mutex.replay.log" ||
+    status=1
+tap $status "w1-no-search-mutex-fix: the hung task recorded, replayed with the same console and verdict"
+status=0
+PATCHBAY_DEBUG_TIMEOUT=300 run 1 "$mutex.debug.log" debug --replay "$mutex" \
+    --batch "$PATCHBAY_ROOT/tests/replay-w1-mutex.gdb" --results "$mutex/debug" || status=1
+gdb_log=$mutex/debug/gdb.log
+[ $status = 0 ] &&
+    grep -q '^\$1 = "w1_bus_master1"' "$gdb_log" &&
+    grep -q ' mutex_lock (lock=' "$gdb_log" &&
+    grep -q ' in w1_attach_slave_device (dev=.* at \.\./drivers/w1/w1\.c:[0-9]*$' "$gdb_log" &&
+    grep -q ' in w1_found_send_slave (.* at \.\./drivers/w1/w1_netlink\.c:[0-9]*$' "$gdb_log" || {
+    status=1; show "$gdb_log"; }
+tap $status "debug --replay: watch dev->mutex's owner + reverse-continue finds the mutex_lock in w1_attach_slave_device under a netlink search (the bug of 0001)"
 
 echo "1..$n"
 exit $failed
