@@ -54,6 +54,12 @@ enum {
  * stop is an event the replay repeats); past this, SIGKILL. */
 #define RECORD_TERM_GRACE_S 10
 
+/* A recording VM whose replay log passes this is stopped: its size follows
+ * what the guest does (interrupts, clock reads, console output) and its
+ * time; our suites write 30 KiB to 4 MiB. PATCHBAY_RECORD_LOG_MAX_MIB
+ * changes it (tests). */
+#define RECORD_LOG_MAX_MIB 1024
+
 typedef struct Run Run;
 
 /* One QEMU: its suites, their hardware, its console. */
@@ -82,6 +88,7 @@ typedef struct {
     gint64 term_us; /* --record: when QEMU got SIGTERM */
     const RecordedVm *recorded; /* --replay: what this VM replays */
     GPtrArray *argv;            /* QEMU's, as started */
+    char *stop_why;             /* why stop_hung() stopped it */
 } Vm;
 
 struct Run {
@@ -92,6 +99,7 @@ struct Run {
     char **suites, **qemu_args, **append;
     int suite_timeout_s, boot_timeout_s, crash_grace_s, jobs, deadline_s;
     gboolean verbose, interactive, all, record;
+    gint64 record_log_max; /* bytes */
     Recording *recording; /* --record: being made; --replay: being replayed */
 
     /* run state */
@@ -238,6 +246,8 @@ static gint64 us_of_s(int s)
 static void stop_hung(Vm *vm, const char *why, const char *during)
 {
     record_hang(vm, why);
+    g_free(vm->stop_why);
+    vm->stop_why = g_strdup(why); /* a recording keeps it for its replay */
     g_printerr("patchbay: hang: %s%s%s; stopping QEMU\n", why,
                during ? " during " : "", during ? during : "");
     stop_qemu(vm);
@@ -258,6 +268,19 @@ static void check_vm(Vm *vm, gint64 t)
     }
     if (!vm->started || vm->qemu_exited || vm->killed) {
         return;
+    }
+    if (r->record) {
+        g_autofree char *log =
+            recording_path(r->recording, vm->rec.vm_name, ".replay.bin");
+        GStatBuf st;
+
+        if (g_stat(log, &st) == 0 && st.st_size > r->record_log_max) {
+            why = g_strdup_printf("its replay log passed %" G_GINT64_FORMAT
+                                  " MiB (--record)",
+                                  r->record_log_max >> 20);
+            stop_hung(vm, why, NULL);
+            return;
+        }
     }
     if (r->gdb_socket && !vm->rec.first_crash_us) {
         /* Under gdb the guest sits at breakpoints for as long as the user
@@ -646,6 +669,7 @@ static void vm_free(gpointer data)
     gcovport_free(vm->gcov);
     g_clear_object(&vm->qemu_proc);
     g_clear_pointer(&vm->argv, g_ptr_array_unref);
+    g_free(vm->stop_why);
     if (vm->raw_console) {
         fclose(vm->raw_console);
     }
@@ -1051,6 +1075,11 @@ static void vm_maybe_done(Vm *vm)
         g_unlink(port);
         g_rmdir(vm->sock_dir);
     }
+    if (vm->recorded && vm->recorded->stop_why && !vm->stop_why) {
+        /* The recording ended where the runner stopped it (its SIGTERM is
+         * in the log): the same judgment, at the same point. */
+        record_hang(vm, vm->recorded->stop_why);
+    }
     run_record_finish(&vm->rec, vm->rec.end_us);
     r->running--;
     start_next(r);
@@ -1228,7 +1257,8 @@ static int finish_recording(Run *r, int code)
         recording_add_vm(r->recording, vm->rec.vm_name, vm->rec.suites,
                          vm->argv, vm->rec.cpus, vm->rec.virtual_clock,
                          verdict_name(run_records_verdict(
-                             (RunRecord *const[]){&vm->rec}, 1)));
+                             (RunRecord *const[]){&vm->rec}, 1)),
+                         vm->stop_why);
         if (g_stat(log, &st) == 0) {
             bytes += st.st_size;
         }
@@ -1532,6 +1562,12 @@ int main(int argc, char **argv)
                                                   : "unknown");
         r.parent_pid = getppid();
         return run_batch(&r);
+    }
+    r.record_log_max = (gint64)RECORD_LOG_MAX_MIB << 20;
+    if (g_getenv("PATCHBAY_RECORD_LOG_MAX_MIB")) {
+        r.record_log_max =
+            g_ascii_strtoll(g_getenv("PATCHBAY_RECORD_LOG_MAX_MIB"), NULL, 10)
+            << 20;
     }
     if (r.record && (r.plan || r.interactive || r.gcov || r.gdb_socket)) {
         g_printerr("patchbay-run: --record goes without --plan, "

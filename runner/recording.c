@@ -30,6 +30,7 @@ static void recorded_vm_free(gpointer data)
     g_strfreev(vm->suites);
     g_strfreev(vm->argv);
     g_free(vm->verdict);
+    g_free(vm->stop_why);
     g_free(vm);
 }
 
@@ -139,7 +140,7 @@ void recording_add_record_args(const Recording *rec, const char *vm,
 
 void recording_add_vm(Recording *rec, const char *vm, char **suites,
                       GPtrArray *argv, int cpus, gboolean virtual_clock,
-                      const char *verdict)
+                      const char *verdict, const char *stop_why)
 {
     RecordedVm *r = g_new0(RecordedVm, 1);
     g_autoptr(GStrvBuilder) b = g_strv_builder_new();
@@ -160,6 +161,7 @@ void recording_add_vm(Recording *rec, const char *vm, char **suites,
     r->cpus = cpus;
     r->virtual_clock = virtual_clock;
     r->verdict = g_strdup(verdict);
+    r->stop_why = g_strdup(stop_why);
     g_ptr_array_add(rec->vms, r);
 }
 
@@ -200,6 +202,7 @@ gboolean recording_save(const Recording *rec, GError **error)
         results_json_add_string(b, "clock",
                                 vm->virtual_clock ? "virtual" : "real");
         results_json_add_string(b, "verdict", vm->verdict);
+        results_json_add_string(b, "runner_stop", vm->stop_why);
         add_strv(b, "argv", vm->argv);
         json_builder_end_object(b);
     }
@@ -281,6 +284,7 @@ Recording *recording_load(const char *dir, GError **error)
         clock = dup_member(o, "clock");
         vm->virtual_clock = g_strcmp0(clock, "virtual") == 0;
         vm->verdict = dup_member(o, "verdict");
+        vm->stop_why = dup_member(o, "runner_stop");
         g_ptr_array_add(rec->vms, vm);
         if (!vm->name || !vm->argv[0] || !vm->suites[0]) {
             g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,

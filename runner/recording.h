@@ -32,6 +32,7 @@ typedef struct {
     int cpus;
     gboolean virtual_clock;
     char *verdict; /* pass, fail or incomplete */
+    char *stop_why; /* why the runner stopped it (a hang), or NULL */
 } RecordedVm;
 
 typedef struct {
@@ -70,10 +71,11 @@ void recording_add_record_args(const Recording *rec, const char *vm,
                                GPtrArray *argv);
 
 /* Keep VM vm's argv (argv[0], QEMU, by its file name only; without the
- * runner's -qmp), suites and verdict for recording_save(). */
+ * runner's -qmp), suites, verdict and the runner's reason for stopping it
+ * (NULL: it ended by itself) for recording_save(). */
 void recording_add_vm(Recording *rec, const char *vm, char **suites,
                       GPtrArray *argv, int cpus, gboolean virtual_clock,
-                      const char *verdict);
+                      const char *verdict, const char *stop_why);
 
 gboolean recording_save(const Recording *rec, GError **error);
 Recording *recording_load(const char *dir, GError **error);

@@ -12,6 +12,8 @@
 #  - the comparison can fail: a recording whose console was altered by one
 #    byte replays to exit 3, naming the line; one made by another QEMU is
 #    refused (exit 2);
+#  - a replay log past its limit (PATCHBAY_RECORD_LOG_MAX_MIB) stops the VM,
+#    and the replay repeats the stop and the verdict;
 #  - run --record of w1, which drives the hardware through the control
 #    channel (served inside QEMU while recording), and its replay: the same
 #    console and verdict;
@@ -109,6 +111,20 @@ run 0 "$w1.log" run --record --suite w1 --results "$w1" &&
       "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/replay/summary.json")" ] ||
     status=1
 tap $status "w1 (the DS2490 on xHCI, the control channel): recorded, replayed with the same console and results"
+
+# The replay log is bounded: past the limit the runner stops the VM (a
+# SIGTERM, which the log keeps), and the replay repeats that stop.
+capped=$out/capped
+rm -rf "$capped"
+status=0
+PATCHBAY_RECORD_LOG_MAX_MIB=0 run 1 "$capped.log" run --record --suite w1 \
+        --results "$capped" &&
+    jq -e '.crashes | map(select(.kind == "hang" and (.excerpt | startswith("its replay log passed 0 MiB")))) | length == 1' \
+        "$capped/summary.json" > /dev/null &&
+    run 1 "$capped.replay.log" replay "$capped" --results "$capped/replay" &&
+    grep -q '^patchbay: the replay matches the recording' "$capped.replay.log" ||
+    status=1
+tap $status "a replay log past its limit: the VM stopped and judged hung, the stop replayed"
 
 # The bug patchbay found (kernel-patches/0001): recorded on the negative
 # control that lacks the fix, replayed, and its culprit found backwards.

@@ -97,8 +97,9 @@ static void test_save_load_replay_argv(void)
     g_ptr_array_add(argv, NULL);
     rec->variant = g_strdup("base");
     rec->qemu_sha256 = g_strdup("abc");
-    recording_add_vm(rec, "w1", suites, argv, 1, TRUE, "pass");
-    recording_add_vm(rec, "harness-panic", suites, argv, 1, FALSE, "fail");
+    recording_add_vm(rec, "w1", suites, argv, 1, TRUE, "pass", NULL);
+    recording_add_vm(rec, "harness-panic", suites, argv, 1, FALSE, "fail",
+                     "no console output for 300 s");
     g_assert_true(recording_save(rec, &error));
     g_assert_no_error(error);
 
@@ -110,6 +111,8 @@ static void test_save_load_replay_argv(void)
     g_assert_null(back->vmlinux);
     /* the first that did not pass, by name, or none */
     g_assert_cmpstr(recording_find_vm(back, NULL)->name, ==, "harness-panic");
+    g_assert_cmpstr(recording_find_vm(back, NULL)->stop_why, ==,
+                    "no console output for 300 s");
     g_assert_cmpstr(recording_find_vm(back, "w1")->name, ==, "w1");
     g_assert_null(recording_find_vm(back, "msm"));
 
@@ -117,6 +120,7 @@ static void test_save_load_replay_argv(void)
     g_assert_true(vm->virtual_clock);
     g_assert_cmpint(vm->cpus, ==, 1);
     g_assert_cmpstr(vm->verdict, ==, "pass");
+    g_assert_null(vm->stop_why);
     /* QEMU by its file name; the runner's QMP socket is not the VM's */
     g_assert_cmpstr(vm->argv[0], ==, "qemu-system-aarch64");
     for (guint i = 0; vm->argv[i]; i++) {
