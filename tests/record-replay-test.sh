@@ -45,6 +45,15 @@ run() {  # run WANT_EXIT LOG ARGS...: patchbay ARGS, its exit code checked
     }
 }
 
+replays() {  # replays DIR EXIT: replay DIR exits EXIT and matches its recording
+    run "$2" "$1.replay.log" replay "$1" --results "$1/replay" &&
+        grep -q '^patchbay: the replay matches the recording' "$1.replay.log"
+}
+debug_replay() {  # debug_replay DIR FILE.gdb: debug --replay DIR --batch tests/FILE.gdb
+    PATCHBAY_DEBUG_TIMEOUT=300 run 1 "$1.debug.log" debug --replay "$1" \
+        --batch "$PATCHBAY_ROOT/tests/$2" --results "$1/debug"
+}
+
 panic=$out/panic
 rm -rf "$panic"
 status=0
@@ -58,9 +67,8 @@ run 1 "$panic.log" run --record --suite harness-panic --results "$panic" &&
 tap $status "run --record harness-panic: the panic fails the run; a recording with its log and snapshot"
 
 status=0
-run 1 "$panic.replay.log" replay "$panic" --results "$panic/replay" &&
+replays "$panic" 1 &&
     grep -q '^patchbay: replay of harness-panic: console identical ([0-9]* bytes' "$panic.replay.log" &&
-    grep -q '^patchbay: the replay matches the recording' "$panic.replay.log" &&
     cmp -s "$panic/recording/harness-panic.console" "$panic/replay/harness-panic.console" &&
     [ "$(jq -c '[.verdict, [.crashes[] | [.kind, .test]]]' "$panic/summary.json")" = \
       "$(jq -c '[.verdict, [.crashes[] | [.kind, .test]]]' "$panic/replay/summary.json")" ] ||
@@ -68,8 +76,7 @@ run 1 "$panic.replay.log" replay "$panic" --results "$panic/replay" &&
 tap $status "replay: the same console byte for byte, the same verdict and crash (exit 1)"
 
 status=0
-PATCHBAY_DEBUG_TIMEOUT=300 run 1 "$panic.debug.log" debug --replay "$panic" \
-    --batch "$PATCHBAY_ROOT/tests/replay-panic.gdb" --results "$panic/debug" || status=1
+debug_replay "$panic" replay-panic.gdb || status=1
 gdb_log=$panic/debug/gdb.log
 [ $status = 0 ] && grep -q '^sysrq_handle_crash + [0-9]* in section \.text' "$gdb_log" || {
     status=1; show "$gdb_log"; }
@@ -104,9 +111,8 @@ rm -rf "$w1"
 status=0
 run 0 "$w1.log" run --record --suite w1 --results "$w1" &&
     grep -q -- '-chardev patchbay-ctl,id=pbctl' "$w1/qemu-cmdline" &&
-    run 0 "$w1.replay.log" replay "$w1" --results "$w1/replay" &&
+    replays "$w1" 0 &&
     grep -q '^patchbay: replay of w1: console identical' "$w1.replay.log" &&
-    grep -q '^patchbay: the replay matches the recording' "$w1.replay.log" &&
     [ "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/summary.json")" = \
       "$(jq -c '.suites.w1 | [.passed, .failed, .skipped]' "$w1/replay/summary.json")" ] ||
     status=1
@@ -121,8 +127,7 @@ PATCHBAY_RECORD_LOG_MAX_MIB=0 run 1 "$capped.log" run --record --suite w1 \
         --results "$capped" &&
     jq -e '.crashes | map(select(.kind == "hang" and (.excerpt | startswith("its replay log passed 0 MiB")))) | length == 1' \
         "$capped/summary.json" > /dev/null &&
-    run 1 "$capped.replay.log" replay "$capped" --results "$capped/replay" &&
-    grep -q '^patchbay: the replay matches the recording' "$capped.replay.log" ||
+    replays "$capped" 1 ||
     status=1
 tap $status "a replay log past its limit: the VM stopped and judged hung, the stop replayed"
 
@@ -135,13 +140,11 @@ run 1 "$mutex.log" run --record --kernel-variant w1-no-search-mutex-fix --suite 
         --results "$mutex" &&
     jq -e '.crashes | map(select(.kind == "hung-task")) | length >= 1' \
         "$mutex/summary.json" > /dev/null &&
-    run 1 "$mutex.replay.log" replay "$mutex" --results "$mutex/replay" &&
-    grep -q '^patchbay: the replay matches the recording' "$mutex.replay.log" ||
+    replays "$mutex" 1 ||
     status=1
 tap $status "w1-no-search-mutex-fix: the hung task recorded, replayed with the same console and verdict"
 status=0
-PATCHBAY_DEBUG_TIMEOUT=300 run 1 "$mutex.debug.log" debug --replay "$mutex" \
-    --batch "$PATCHBAY_ROOT/tests/replay-w1-mutex.gdb" --results "$mutex/debug" || status=1
+debug_replay "$mutex" replay-w1-mutex.gdb || status=1
 gdb_log=$mutex/debug/gdb.log
 [ $status = 0 ] &&
     grep -q '^\$1 = "w1_bus_master1"' "$gdb_log" &&
