@@ -466,7 +466,7 @@ static GPtrArray *qemu_argv(Run *r, Vm *vm)
     g_ptr_array_add(argv, g_strdup_printf("%d", vm->rec.cpus));
     if (r->record) {
         /* its -icount, its log and snapshot image, in QEMU's folder */
-        recording_add_record_args(r->recording, vm->rec.vm_name, argv);
+        recording_add_record_args(vm->rec.vm_name, argv);
     } else if (vm->rec.virtual_clock) {
         /* The guest's idle time costs no wall time: its clock jumps to the
          * next timer (docs/architecture.md, "Clocks"). */

@@ -67,8 +67,7 @@ gboolean recording_create_snapshot_image(const Recording *rec, const char *vm,
  * rr=record and sleep=off (whatever the suite's clock), its replay log, and
  * its snapshot image. The VM must have one vCPU: QEMU records no more.
  */
-void recording_add_record_args(const Recording *rec, const char *vm,
-                               GPtrArray *argv);
+void recording_add_record_args(const char *vm, GPtrArray *argv);
 
 /* Keep VM vm's argv (argv[0], QEMU, by its file name only; without the
  * runner's -qmp), suites, verdict and the runner's reason for stopping it

@@ -89,7 +89,7 @@ static void test_save_load_replay_argv(void)
     g_ptr_array_add(argv, g_strdup("/cache/qemu/1234/qemu-system-aarch64"));
     g_ptr_array_add(argv, g_strdup("-smp"));
     g_ptr_array_add(argv, g_strdup("1"));
-    recording_add_record_args(rec, "w1", argv);
+    recording_add_record_args("w1", argv);
     g_ptr_array_add(argv, g_strdup("-qmp"));
     g_ptr_array_add(argv, g_strdup("unix:/tmp/x/qmp.sock,server=on"));
     g_ptr_array_add(argv, g_strdup("-kernel"));
