@@ -51,8 +51,9 @@ enum {
 };
 
 /* A recording QEMU gets SIGTERM, which ends its replay log cleanly (the
- * stop is an event the replay repeats); past this, SIGKILL. */
-#define RECORD_TERM_GRACE_S 10
+ * stop is an event the replay repeats); past this, SIGKILL. Generous:
+ * a clean exit may wait for a CPU on a busy host. */
+#define RECORD_TERM_GRACE_S 30
 
 /* A recording VM whose replay log passes this is stopped: its size follows
  * what the guest does (interrupts, clock reads, console output) and its
