@@ -26,34 +26,6 @@ static const char *crash_test(const RunCrash *c)
     return c->test ? c->test : "(no test)";
 }
 
-/*
- * The crashes of a that b does not have, by kind and test; a crash that
- * happened twice in a and once in b counts once.
- */
-static GPtrArray *crashes_only_in(const RunResults *a, const RunResults *b)
-{
-    GPtrArray *only = g_ptr_array_new();
-    g_autofree gboolean *used = g_new0(gboolean, b->crashes->len + 1);
-
-    for (guint i = 0; i < a->crashes->len; i++) {
-        RunCrash *ca = g_ptr_array_index(a->crashes, i);
-        gboolean found = FALSE;
-
-        for (guint j = 0; j < b->crashes->len && !found; j++) {
-            RunCrash *cb = g_ptr_array_index(b->crashes, j);
-
-            if (!used[j] && g_str_equal(ca->kind, cb->kind) &&
-                g_strcmp0(ca->test, cb->test) == 0) {
-                used[j] = found = TRUE;
-            }
-        }
-        if (!found) {
-            g_ptr_array_add(only, ca);
-        }
-    }
-    return only;
-}
-
 static void add_crashes(JsonBuilder *b, const char *name, const RunResults *run)
 {
     json_builder_set_member_name(b, name);
@@ -203,8 +175,8 @@ int main(int argc, char **argv)
         printf("  %s -> %-6s %s\n", ktap_result_name(p->base),
                ktap_result_name(p->with), p->test);
     }
-    base_only = crashes_only_in(base, with);
-    with_only = crashes_only_in(with, base);
+    base_only = results_crashes_only_in(base, with);
+    with_only = results_crashes_only_in(with, base);
     for (guint i = 0; i < base_only->len; i++) {
         RunCrash *c = g_ptr_array_index(base_only, i);
 

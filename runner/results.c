@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * results: diff two result folders and classify a negative-control variant
- * against the base run.  See results.h.
+ * results: diff two result folders (their tests and their crashes) and
+ * classify a negative-control variant against the base run.  See results.h.
  */
 #include <string.h>
 
@@ -67,6 +67,30 @@ GPtrArray *results_diff(const RunResults *base, const RunResults *with,
         }
     }
     return pairs;
+}
+
+GPtrArray *results_crashes_only_in(const RunResults *a, const RunResults *b)
+{
+    GPtrArray *only = g_ptr_array_new();
+    g_autofree gboolean *used = g_new0(gboolean, b->crashes->len + 1);
+
+    for (guint i = 0; i < a->crashes->len; i++) {
+        RunCrash *ca = g_ptr_array_index(a->crashes, i);
+        gboolean found = FALSE;
+
+        for (guint j = 0; j < b->crashes->len && !found; j++) {
+            RunCrash *cb = g_ptr_array_index(b->crashes, j);
+
+            if (!used[j] && g_str_equal(ca->kind, cb->kind) &&
+                g_strcmp0(ca->test, cb->test) == 0) {
+                used[j] = found = TRUE;
+            }
+        }
+        if (!found) {
+            g_ptr_array_add(only, ca);
+        }
+    }
+    return only;
 }
 
 void variant_meta_free(VariantMeta *meta)

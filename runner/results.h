@@ -37,6 +37,12 @@ typedef struct {
 GPtrArray *results_diff(const RunResults *base, const RunResults *with,
                         const char *const *suites);
 
+/*
+ * The crashes of a that b does not have, by kind and test, as RunCrash *
+ * owned by a; a crash that happened twice in a and once in b counts once.
+ */
+GPtrArray *results_crashes_only_in(const RunResults *a, const RunResults *b);
+
 /* A negative-control variant's description ("key: value" lines, '#'
  * comments; unknown keys are ignored). */
 typedef struct {
