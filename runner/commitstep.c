@@ -128,6 +128,34 @@ gboolean checkpatch_counts(const char *text, guint *errors, guint *warnings,
     return TRUE;
 }
 
+char **commit_step_parse_args(GOptionContext *octx, int argc, char **argv,
+                              char **const *suites, int *opt_argc,
+                              GError **error)
+{
+    g_autoptr(GStrvBuilder) run_args = g_strv_builder_new();
+    int split = argc;
+
+    for (int i = 1; i < argc; i++) {
+        if (g_str_equal(argv[i], "--")) {
+            split = i;
+            break;
+        }
+    }
+    *opt_argc = split;
+    if (!g_option_context_parse(octx, opt_argc, &argv, error)) {
+        return NULL;
+    }
+    for (guint i = 0; *suites && (*suites)[i]; i++) {
+        g_strv_builder_add_many(run_args, "--suite", (*suites)[i], NULL);
+    }
+    /* The parse reorders only the arguments it was given, those before
+     * "--". */
+    for (int i = split + 1; i < argc; i++) {
+        g_strv_builder_add(run_args, argv[i]);
+    }
+    return g_strv_builder_end(run_args);
+}
+
 /* The program's name for its messages (series and bisect share this). */
 static const char *prog_name(void)
 {

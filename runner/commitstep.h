@@ -76,6 +76,19 @@ GPtrArray *commit_steps_load(const char *list_path, const char *dir,
 gboolean checkpatch_counts(const char *text, guint *errors, guint *warnings,
                            guint *checks);
 
+/*
+ * Parse the command line of patchbay-series or patchbay-bisect with octx,
+ * which sees only what comes before the first "--": everything after it is
+ * patchbay run's, even what looks like an option of ours.  Returns the
+ * options for every run (StepContext.run_args; g_strfreev): "--suite S"
+ * for each S of *suites, the array octx's --suite entry fills, then what
+ * came after "--".  *opt_argc is what octx left of the arguments before
+ * "--" (1: the program's name alone).  NULL (error set) when octx fails.
+ */
+char **commit_step_parse_args(GOptionContext *octx, int argc, char **argv,
+                              char **const *suites, int *opt_argc,
+                              GError **error);
+
 /* Run checkpatch; sets step->checkpatch (NULL when it could not run). */
 void commit_step_checkpatch(const StepContext *ctx, CommitStep *step);
 

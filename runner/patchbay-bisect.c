@@ -586,11 +586,10 @@ int main(int argc, char **argv)
 {
     g_autofree char *scripts = NULL, *repo = NULL, *list = NULL;
     g_autofree char *results = NULL;
-    g_auto(GStrv) suites = NULL, tests = NULL, opt_args = NULL;
-    g_autoptr(GStrvBuilder) run_args = g_strv_builder_new();
+    g_auto(GStrv) suites = NULL, tests = NULL, run_args = NULL;
     g_autoptr(GError) error = NULL;
     gint tries = 3;
-    int split = argc, code;
+    int opt_argc, code;
     Bisect b = {0};
     GOptionEntry entries[] = {
         {"scripts", 0, 0, G_OPTION_ARG_FILENAME, &scripts,
@@ -613,26 +612,15 @@ int main(int argc, char **argv)
         "[-- RUN_OPTIONS...] - find the first bad commit on the emulated "
         "hardware");
 
-    /* Everything after "--" is patchbay run's, not ours: split it off
-     * before GOption sees it. */
-    for (int i = 1; i < argc; i++) {
-        if (g_str_equal(argv[i], "--")) {
-            split = i;
-            break;
-        }
-    }
-    opt_args = g_new0(char *, split + 1);
-    for (int i = 0; i < split; i++) {
-        opt_args[i] = g_strdup(argv[i]);
-    }
     g_set_prgname("patchbay-bisect");
     g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse_strv(ctx, &opt_args, &error)) {
+    run_args =
+        commit_step_parse_args(ctx, argc, argv, &suites, &opt_argc, &error);
+    if (!run_args) {
         g_printerr("patchbay-bisect: %s\n", error->message);
         return EXIT_TROUBLE;
     }
-    if (!scripts || !repo || !list || !results ||
-        g_strv_length(opt_args) != 1) {
+    if (!scripts || !repo || !list || !results || opt_argc != 1) {
         g_printerr("patchbay-bisect: usage: patchbay-bisect --scripts DIR "
                    "--git REPO --commits LIST --results DIR [--suite NAME]... "
                    "[--test GLOB]... [--tries N] [-- RUN_OPTIONS...]\n");
@@ -646,15 +634,9 @@ int main(int argc, char **argv)
         bisect_clear(&b);
         return EXIT_TROUBLE;
     }
-    for (guint i = 0; suites && suites[i]; i++) {
-        g_strv_builder_add_many(run_args, "--suite", suites[i], NULL);
-    }
-    for (int i = split + 1; i < argc; i++) {
-        g_strv_builder_add(run_args, argv[i]);
-    }
     b.ctx.scripts = scripts;
     b.ctx.repo = repo;
-    b.ctx.run_args = g_strv_builder_end(run_args);
+    b.ctx.run_args = g_steal_pointer(&run_args);
     b.results = g_strdup(results);
     b.tries = tries;
     b.log = g_ptr_array_new_with_free_func(step_log_free);

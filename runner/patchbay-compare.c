@@ -26,21 +26,6 @@ static const char *crash_test(const RunCrash *c)
     return c->test ? c->test : "(no test)";
 }
 
-static void add_crashes(JsonBuilder *b, const char *name, const RunResults *run)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_begin_array(b);
-    for (guint i = 0; i < run->crashes->len; i++) {
-        RunCrash *c = g_ptr_array_index(run->crashes, i);
-
-        json_builder_begin_object(b);
-        results_json_add_string(b, "kind", c->kind);
-        results_json_add_string(b, "test", c->test);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-}
-
 typedef struct {
     guint base_tests, with_tests, changed, pass_to_fail, fail_to_pass, other;
 } Counts;
@@ -85,8 +70,8 @@ static gboolean write_json(const char *path, const RunResults *base,
     json_builder_end_object(b);
     json_builder_set_member_name(b, "crashes");
     json_builder_begin_object(b);
-    add_crashes(b, "base", base);
-    add_crashes(b, "with", with);
+    results_json_add_crashes(b, "base", base->crashes);
+    results_json_add_crashes(b, "with", with->crashes);
     json_builder_end_object(b);
     json_builder_end_object(b);
 

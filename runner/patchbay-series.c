@@ -37,10 +37,10 @@ int main(int argc, char **argv)
     gboolean checkpatch = FALSE;
     g_autoptr(GError) error = NULL;
     g_autoptr(GPtrArray) steps = NULL;
-    g_autoptr(GPtrArray) run_args = g_ptr_array_new();
+    g_auto(GStrv) run_args = NULL;
     g_autoptr(Series) series = NULL;
     StepContext ctx = {0};
-    int opt_argc = argc, dashdash = argc;
+    int opt_argc;
     GOptionEntry entries[] = {
         {"scripts", 0, 0, G_OPTION_ARG_FILENAME, &scripts,
          "the folder of the patchbay and kernel-git scripts", "DIR"},
@@ -59,15 +59,10 @@ int main(int argc, char **argv)
     g_autoptr(GOptionContext) octx = g_option_context_new(
         "[-- RUN_OPTIONS...] - build and run each commit of a series");
 
-    /* Everything after "--" is the run's, even what looks like ours. */
-    for (int i = 1; i < argc; i++) {
-        if (g_str_equal(argv[i], "--")) {
-            opt_argc = dashdash = i;
-            break;
-        }
-    }
     g_option_context_add_main_entries(octx, entries, NULL);
-    if (!g_option_context_parse(octx, &opt_argc, &argv, &error)) {
+    run_args =
+        commit_step_parse_args(octx, argc, argv, &suites, &opt_argc, &error);
+    if (!run_args) {
         g_printerr("patchbay-series: %s\n", error->message);
         return EXIT_TROUBLE;
     }
@@ -88,18 +83,9 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
 
-    for (guint i = 0; suites && suites[i]; i++) {
-        g_ptr_array_add(run_args, "--suite");
-        g_ptr_array_add(run_args, suites[i]);
-    }
-    /* The parse reorders only the options before "--". */
-    for (int i = dashdash + 1; i < argc; i++) {
-        g_ptr_array_add(run_args, argv[i]);
-    }
-    g_ptr_array_add(run_args, NULL);
     ctx.scripts = scripts;
     ctx.repo = repo;
-    ctx.run_args = (char **)run_args->pdata;
+    ctx.run_args = run_args;
 
     for (guint i = 0; i < steps->len; i++) {
         CommitStep *step = g_ptr_array_index(steps, i);

@@ -291,6 +291,22 @@ void results_json_add_run(JsonBuilder *b, const char *member,
     json_builder_end_object(b);
 }
 
+void results_json_add_crashes(JsonBuilder *b, const char *member,
+                              GPtrArray *crashes)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_begin_array(b);
+    for (guint i = 0; i < crashes->len; i++) {
+        RunCrash *c = g_ptr_array_index(crashes, i);
+
+        json_builder_begin_object(b);
+        results_json_add_string(b, "kind", c->kind);
+        results_json_add_string(b, "test", c->test);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 void results_json_add_strv(JsonBuilder *b, const char *member, char **strings,
                            gint n)
 {

@@ -94,11 +94,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MutantVerdict, mutant_verdict_free)
 
 G_END_DECLS
 
-/* ---- JSON output of patchbay-compare and patchbay-mutants ---- */
+/* ---- JSON output of patchbay-compare, patchbay-mutants and series ---- */
 
 /* member: {"variant", "kernel", "verdict", "tests": tests} of run */
 void results_json_add_run(JsonBuilder *b, const char *member,
                           const RunResults *run, guint tests);
+/* member: [{"kind", "test"}...] of crashes (RunCrash *; "test" null
+ * when the crash came outside a test) */
+void results_json_add_crashes(JsonBuilder *b, const char *member,
+                              GPtrArray *crashes);
 /* member: an array of n strings, or of a NULL-terminated list if n < 0
  * (an empty array when strings is NULL) */
 void results_json_add_strv(JsonBuilder *b, const char *member, char **strings,

@@ -317,17 +317,7 @@ static void add_row(JsonBuilder *b, const SeriesRow *row)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    json_builder_set_member_name(b, "new_crashes");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < row->new_crashes->len; i++) {
-        RunCrash *crash = g_ptr_array_index(row->new_crashes, i);
-
-        json_builder_begin_object(b);
-        results_json_add_string(b, "kind", crash->kind);
-        results_json_add_string(b, "test", crash->test);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    results_json_add_crashes(b, "new_crashes", row->new_crashes);
     results_json_add_bool(b, "regressed", row->regressed);
     json_builder_end_object(b);
 }

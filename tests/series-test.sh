@@ -142,9 +142,11 @@ expect_bad() {
     name=$1 pattern=$2; shift 2
     got=0
     "$patchbay" "$@" > "$out/$name.log" 2>&1 || got=$?
-    if [ "$got" = 2 ] && [ "$(grep -c 'error:' "$out/$name.log")" = 1 ] &&
-        grep 'error:' "$out/$name.log" | grep -qE "$pattern"; then
-        tap 0 "$name: exit 2, $(grep 'error:' "$out/$name.log")"
+    # patchbay's own error line, or the C driver's
+    errs='^patchbay(: error|-bisect|-series):'
+    if [ "$got" = 2 ] && [ "$(grep -cE "$errs" "$out/$name.log")" = 1 ] &&
+        grep -E "$errs" "$out/$name.log" | grep -qE "$pattern"; then
+        tap 0 "$name: exit 2, $(grep -E "$errs" "$out/$name.log")"
     else
         echo "    exit $got (log: $out/$name.log)"
         show "$out/$name.log"

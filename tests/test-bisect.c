@@ -8,61 +8,14 @@
  * tests/meson.build passes the program's path in PATCHBAY_BISECT.
  */
 #include <string.h>
-#include <sys/wait.h>
 
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "bisect.h"
+#include "testutil.h"
 
-typedef struct {
-    char *tmp;
-} Fixture;
-
-static void fixture_setup(Fixture *f, G_GNUC_UNUSED gconstpointer data)
-{
-    g_autoptr(GError) error = NULL;
-
-    f->tmp = g_dir_make_tmp("test-bisect-XXXXXX", &error);
-    g_assert_no_error(error);
-}
-
-static void remove_tree(const char *path)
-{
-    GDir *dir = g_dir_open(path, 0, NULL);
-    const char *name;
-
-    while (dir && (name = g_dir_read_name(dir))) {
-        g_autofree char *child = g_build_filename(path, name, NULL);
-
-        if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-            !g_file_test(child, G_FILE_TEST_IS_SYMLINK)) {
-            remove_tree(child);
-        } else {
-            g_unlink(child);
-        }
-    }
-    if (dir) {
-        g_dir_close(dir);
-    }
-    g_rmdir(path);
-}
-
-static void fixture_teardown(Fixture *f, G_GNUC_UNUSED gconstpointer data)
-{
-    remove_tree(f->tmp);
-    g_free(f->tmp);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    g_autoptr(GError) error = NULL;
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-
-    g_assert_true(g_file_set_contents(path, text, -1, &error));
-    g_assert_no_error(error);
-}
+typedef TmpFixture Fixture;
 
 /*
  * A result folder tmp/name, loaded; crashes is a comma-separated list of
@@ -71,26 +24,20 @@ static void write_file(const char *dir, const char *name, const char *text)
 static RunResults *make_run(Fixture *f, const char *name, const char *verdict,
                             const char *results, const char *crashes)
 {
-    g_autofree char *dir = g_build_filename(f->tmp, name, NULL);
     g_auto(GStrv) kinds = g_strsplit(crashes, ",", -1);
-    g_autoptr(GString) json = g_string_new(NULL);
+    g_autoptr(GString) json = g_string_new("[");
+    g_autofree char *dir = NULL;
     g_autoptr(GError) error = NULL;
     RunResults *run;
 
-    g_string_printf(json,
-                    "{\"verdict\": \"%s\", \"variant\": \"base\", "
-                    "\"kernel\": \"6.12.1\", \"suites\": {}, \"crashes\": [",
-                    verdict);
     for (guint i = 0; kinds[i] && *kinds[i]; i++) {
         g_string_append_printf(json,
                                "%s{\"kind\": \"%s\", \"test\": null, "
                                "\"excerpt\": \"\"}",
                                i ? ", " : "", kinds[i]);
     }
-    g_string_append(json, "]}\n");
-    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    write_file(dir, "results.txt", results);
-    write_file(dir, "summary.json", json->str);
+    g_string_append(json, "]");
+    dir = testutil_make_run(f->tmp, name, "base", verdict, results, json->str);
     run = run_results_load(dir, &error);
     g_assert_no_error(error);
     return run;
@@ -541,7 +488,8 @@ static void test_search_contradiction(void)
  * The stand-in scripts/patchbay: commit I (its sha starts with I in two
  * decimal digits) fails w1/a from first_bad on; commit broken does not
  * build; --suite harness-fail adds a failing harness-fail/x; --record
- * leaves a recording.json.
+ * leaves a recording.json, and passes where the scripts folder has a file
+ * record-passes.
  */
 static const char patchbay_sh[] =
     "#!/bin/sh\n"
@@ -574,6 +522,10 @@ static const char patchbay_sh[] =
     "    mkdir -p \"$results\"\n"
     "    a=pass verdict=pass\n"
     "    if [ \"$i\" -ge %u ]; then a=fail verdict=fail; fi\n"
+    "    if [ -n \"$record\" ] && [ -e \"$(dirname \"$0\")/record-passes\" ]; "
+    "then\n"
+    "        a=pass verdict=pass\n"
+    "    fi\n"
     "    printf 'pass\\tw1/setup\\n%%s\\tw1/a\\n' $a > "
     "\"$results/results.txt\"\n"
     "    if [ -n \"$harness\" ]; then\n"
@@ -608,14 +560,10 @@ static char *make_scripts(Fixture *f, guint first_bad, guint broken)
 {
     char *dir = g_build_filename(f->tmp, "scripts", NULL);
     g_autofree char *text = g_strdup_printf(patchbay_sh, broken, first_bad);
-    g_autofree char *pb = g_build_filename(dir, "patchbay", NULL);
-    g_autofree char *kg = g_build_filename(dir, "kernel-git", NULL);
 
     g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    write_file(dir, "patchbay", text);
-    write_file(dir, "kernel-git", kernel_git_sh);
-    g_assert_cmpint(g_chmod(pb, 0755), ==, 0);
-    g_assert_cmpint(g_chmod(kg, 0755), ==, 0);
+    testutil_write_script(dir, "patchbay", text);
+    testutil_write_script(dir, "kernel-git", kernel_git_sh);
     return dir;
 }
 
@@ -631,54 +579,18 @@ static char *make_list(Fixture *f, const char *name, const guint *commits)
         g_string_append_printf(text, "%s\tw1: change number %u\n", sha,
                                commits[i]);
     }
-    write_file(f->tmp, name, text->str);
+    testutil_write_file(f->tmp, name, text->str);
     return g_build_filename(f->tmp, name, NULL);
 }
 
-/* Run patchbay-bisect with args; return its exit code, stdout in *out,
- * stderr in *err (-1 when the program's path is not in the environment). */
-static int run_bisect(const char *flake, char **out, char **err, ...)
+/* The environment of patchbay-bisect: ours, with PATCHBAY_BISECT_FLAKE set
+ * to flake, or without it when flake is NULL (g_strfreev). */
+static char **bisect_env(const char *flake)
 {
-    const char *prog = g_getenv("PATCHBAY_BISECT");
-    g_autoptr(GPtrArray) argv = g_ptr_array_new();
-    g_auto(GStrv) envp = g_get_environ();
-    g_autoptr(GError) error = NULL;
-    const char *arg;
-    va_list ap;
-    int status;
+    char **envp = g_get_environ();
 
-    if (!prog) {
-        g_test_skip("PATCHBAY_BISECT is not in the environment");
-        return -1;
-    }
-    envp = flake ? g_environ_setenv(envp, "PATCHBAY_BISECT_FLAKE", flake, TRUE)
+    return flake ? g_environ_setenv(envp, "PATCHBAY_BISECT_FLAKE", flake, TRUE)
                  : g_environ_unsetenv(envp, "PATCHBAY_BISECT_FLAKE");
-    g_ptr_array_add(argv, (char *)prog);
-    va_start(ap, err);
-    while ((arg = va_arg(ap, const char *))) {
-        g_ptr_array_add(argv, (char *)arg);
-    }
-    va_end(ap);
-    g_ptr_array_add(argv, NULL);
-    g_free(*out);
-    g_free(*err);
-    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, envp,
-                               G_SPAWN_DEFAULT, NULL, NULL, out, err, &status,
-                               &error));
-    g_assert_no_error(error);
-    g_test_message("stdout:\n%s", *out);
-    g_test_message("stderr:\n%s", *err);
-    g_assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-static JsonObject *load_json(JsonParser *parser, const char *path)
-{
-    g_autoptr(GError) error = NULL;
-
-    g_assert_true(json_parser_load_from_file(parser, path, &error));
-    g_assert_no_error(error);
-    return json_node_get_object(json_parser_get_root(parser));
 }
 
 /* The step object of bisect.json for commit index, or NULL. */
@@ -709,6 +621,26 @@ static void assert_log_has(const char *dir, const char *name, const char *args)
     g_assert_nonnull(strstr(text, args));
 }
 
+/*
+ * Run patchbay-bisect with scripts on the commits (ended by G_MAXUINT),
+ * listed in tmp/NAME.list, into the results folder tmp/NAME, with one more
+ * option pair (opt, value) unless opt is NULL.  Its exit code (-1: the
+ * test is skipped), its stdout and stderr in *out and *err.
+ */
+static int bisect_commits(Fixture *f, const char *scripts, const guint *commits,
+                          const char *name, const char *opt, const char *value,
+                          char **out, char **err)
+{
+    g_autofree char *list_name = g_strconcat(name, ".list", NULL);
+    g_autofree char *list = make_list(f, list_name, commits);
+    g_autofree char *results = g_build_filename(f->tmp, name, NULL);
+    g_auto(GStrv) env = bisect_env(NULL);
+
+    return testutil_run("PATCHBAY_BISECT", env, out, err, "--scripts", scripts,
+                        "--git", "/x", "--commits", list, "--results", results,
+                        opt, value, NULL);
+}
+
 static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     /* 20 commits, 00..19; 13 is the first bad one, 09 (the first midpoint)
@@ -719,6 +651,7 @@ static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_autofree char *results = g_build_filename(f->tmp, "bisect", NULL);
     g_autofree char *json = g_build_filename(results, "bisect.json", NULL);
     g_autofree char *sha13 = fake_sha(13);
+    g_auto(GStrv) flake = bisect_env("14eeee:harness-fail");
     g_autofree char *expect_first = NULL;
     g_autofree char *recording = NULL;
     g_autofree char *out = NULL;
@@ -733,10 +666,10 @@ static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     }
     twenty[20] = G_MAXUINT;
     list = make_list(f, "twenty", twenty);
-    code =
-        run_bisect("14eeee:harness-fail", &out, &err, "--scripts", scripts,
-                   "--git", "/nonexistent/linux", "--commits", list,
-                   "--results", results, "--suite", "w1", "--", "--all", NULL);
+    code = testutil_run("PATCHBAY_BISECT", flake, &out, &err, "--scripts",
+                        scripts, "--git", "/nonexistent/linux", "--commits",
+                        list, "--results", results, "--suite", "w1", "--",
+                        "--all", NULL);
     if (code < 0) {
         return;
     }
@@ -756,7 +689,7 @@ static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_nonnull(strstr(out, "/recorded/recording (scripts/patchbay "
                                  "replay "));
 
-    root = load_json(parser, json);
+    root = testutil_load_json(parser, json);
     g_assert_cmpstr(json_object_get_string_member(root, "first_bad"), ==,
                     sha13);
     g_assert_cmpuint(
@@ -824,7 +757,6 @@ static void test_program_ambiguous(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_autofree char *scripts = make_scripts(f, 13, 12);
     const guint commits[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,        10,
                              11, 12, 13, 14, 15, 16, 17, 18, 19, G_MAXUINT};
-    g_autofree char *list = make_list(f, "list", commits);
     g_autofree char *results = g_build_filename(f->tmp, "bisect", NULL);
     g_autofree char *json = g_build_filename(results, "bisect.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
@@ -833,8 +765,8 @@ static void test_program_ambiguous(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     JsonObject *root;
     int code;
 
-    code = run_bisect(NULL, &out, &err, "--scripts", scripts, "--git", "/x",
-                      "--commits", list, "--results", results, NULL);
+    code =
+        bisect_commits(f, scripts, commits, "bisect", NULL, NULL, &out, &err);
     if (code < 0) {
         return;
     }
@@ -842,12 +774,57 @@ static void test_program_ambiguous(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_nonnull(strstr(out,
                             "\nthe first bad commit is one of: 12eeeeeeeeee, "
                             "13eeeeeeeeee\n"));
-    root = load_json(parser, json);
+    root = testutil_load_json(parser, json);
     g_assert_true(json_object_get_null_member(root, "first_bad"));
     g_assert_true(json_object_get_null_member(root, "recording"));
     g_assert_cmpuint(
         json_array_get_length(json_object_get_array_member(root, "candidates")),
         ==, 2);
+}
+
+static void test_program_record_not_bad(Fixture *f,
+                                        G_GNUC_UNUSED gconstpointer data)
+{
+    /* 13 is the first bad commit, but its --record run passes. */
+    g_autofree char *scripts = make_scripts(f, 13, 99);
+    const guint commits[] = {10, 11, 12, 13, 14, 15, G_MAXUINT};
+    g_autofree char *results = g_build_filename(f->tmp, "bisect", NULL);
+    g_autofree char *json = g_build_filename(results, "bisect.json", NULL);
+    g_autofree char *sha13 = fake_sha(13);
+    g_autofree char *expect = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+    JsonObject *root, *recorded;
+    int code;
+
+    testutil_write_file(scripts, "record-passes", "");
+    code =
+        bisect_commits(f, scripts, commits, "bisect", NULL, NULL, &out, &err);
+    if (code < 0) {
+        return;
+    }
+    g_assert_cmpint(code, ==, 1);
+    g_assert_nonnull(strstr(out, "\nrecord: 13eeeeeeeeee w1: change number "
+                                 "13: run "));
+    g_assert_nonnull(strstr(out, ", pass -> good\n"));
+    expect = g_strdup_printf("\nthe recorded run of 13eeeeeeeeee was not "
+                             "bad: it has good's results\nresults: "
+                             "%s/03-13eeeeeeeeee/recorded\n",
+                             results);
+    g_assert_true(g_str_has_suffix(out, expect));
+    g_assert_null(strstr(out, "first bad commit:"));
+
+    root = testutil_load_json(parser, json);
+    g_assert_cmpstr(json_object_get_string_member(root, "first_bad"), ==,
+                    sha13);
+    g_assert_true(json_object_get_null_member(root, "recording"));
+    recorded = json_object_get_object_member(root, "recorded");
+    g_assert_nonnull(recorded);
+    g_assert_cmpstr(json_object_get_string_member(recorded, "verdict"), ==,
+                    "pass");
+    g_assert_cmpstr(json_object_get_string_member(recorded, "outcome"), ==,
+                    "good");
 }
 
 /*
@@ -862,14 +839,10 @@ static gboolean bisect_list(Fixture *f, const char *scripts,
                             char **out)
 {
     static guint serial;
-    g_autofree char *name = g_strdup_printf("list%u", serial);
-    g_autofree char *results = g_strdup_printf("%s/r%u", f->tmp, serial++);
-    g_autofree char *list = make_list(f, name, commits);
+    g_autofree char *name = g_strdup_printf("r%u", serial++);
     g_autofree char *err = NULL;
     g_autofree char *line = NULL;
-    int got =
-        run_bisect(NULL, out, &err, "--scripts", scripts, "--git", "/x",
-                   "--commits", list, "--results", results, opt, value, NULL);
+    int got = bisect_commits(f, scripts, commits, name, opt, value, out, &err);
 
     if (got < 0) {
         return FALSE;
@@ -927,9 +900,9 @@ static void test_program_errors(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-#define ADD(path, fn)                                             \
-    g_test_add("/bisect/" path, Fixture, NULL, fixture_setup, fn, \
-               fixture_teardown)
+#define ADD(path, fn)                                                 \
+    g_test_add("/bisect/" path, Fixture, NULL, tmp_fixture_setup, fn, \
+               tmp_fixture_teardown)
     ADD("criterion/diff", test_criterion_diff);
     ADD("criterion/crash", test_criterion_crash);
     ADD("criterion/globs", test_criterion_globs);
@@ -943,6 +916,7 @@ int main(int argc, char **argv)
     g_test_add_func("/bisect/search/contradiction", test_search_contradiction);
     ADD("program", test_program);
     ADD("program/ambiguous", test_program_ambiguous);
+    ADD("program/record-not-bad", test_program_record_not_bad);
     ADD("program/errors", test_program_errors);
 #undef ADD
     return g_test_run();

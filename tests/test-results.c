@@ -8,80 +8,15 @@
  * PATCHBAY_MUTANTS.
  */
 #include <string.h>
-#include <sys/wait.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "results.h"
+#include "testutil.h"
 
-typedef struct {
-    char *tmp;
-} Fixture;
-
-static void fixture_setup(Fixture *f, G_GNUC_UNUSED gconstpointer data)
-{
-    g_autoptr(GError) error = NULL;
-
-    f->tmp = g_dir_make_tmp("test-results-XXXXXX", &error);
-    g_assert_no_error(error);
-}
-
-static void remove_tree(const char *path)
-{
-    GDir *dir = g_dir_open(path, 0, NULL);
-    const char *name;
-
-    while (dir && (name = g_dir_read_name(dir))) {
-        g_autofree char *child = g_build_filename(path, name, NULL);
-
-        if (g_file_test(child, G_FILE_TEST_IS_DIR)) {
-            remove_tree(child);
-        } else {
-            g_unlink(child);
-        }
-    }
-    if (dir) {
-        g_dir_close(dir);
-    }
-    g_rmdir(path);
-}
-
-static void fixture_teardown(Fixture *f, G_GNUC_UNUSED gconstpointer data)
-{
-    remove_tree(f->tmp);
-    g_free(f->tmp);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    g_autoptr(GError) error = NULL;
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-
-    g_assert_true(g_file_set_contents(path, text, -1, &error));
-    g_assert_no_error(error);
-}
-
-/*
- * A result directory tmp/name; crashes is the JSON array text ("[]" for
- * none).  Returns the directory's path.
- */
-static char *make_run(Fixture *f, const char *name, const char *variant,
-                      const char *verdict, const char *results,
-                      const char *crashes)
-{
-    char *dir = g_build_filename(f->tmp, name, NULL);
-    g_autofree char *summary = g_strdup_printf(
-        "{\"verdict\": \"%s\", \"variant\": \"%s\", \"kernel\": \"6.12.1\", "
-        "\"suites\": {}, \"crashes\": %s}\n",
-        verdict, variant, crashes);
-
-    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    write_file(dir, "results.txt", results);
-    write_file(dir, "summary.json", summary);
-    return dir;
-}
+typedef TmpFixture Fixture;
 
 static RunResults *load_ok(const char *dir)
 {
@@ -104,15 +39,15 @@ static const char base_txt[] = "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
 
 static void test_load_good(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir =
-        make_run(f, "good", "msm-x", "fail",
-                 "pass\tmsm/ioctl/case one\n"
-                 "fail\tmsm/ioctl/case #2 with 3 digits\n"
-                 "skip\tw1/netlink/skipped\n"
-                 "none\tw1/netlink/#4\n",
-                 "[{\"kind\": \"panic\", \"test\": \"w1/netlink/#4\", "
-                 "\"excerpt\": \"x\"},"
-                 " {\"kind\": \"warn\", \"test\": null, \"excerpt\": \"y\"}]");
+    g_autofree char *dir = testutil_make_run(
+        f->tmp, "good", "msm-x", "fail",
+        "pass\tmsm/ioctl/case one\n"
+        "fail\tmsm/ioctl/case #2 with 3 digits\n"
+        "skip\tw1/netlink/skipped\n"
+        "none\tw1/netlink/#4\n",
+        "[{\"kind\": \"panic\", \"test\": \"w1/netlink/#4\", "
+        "\"excerpt\": \"x\"},"
+        " {\"kind\": \"warn\", \"test\": null, \"excerpt\": \"y\"}]");
     g_autoptr(RunResults) run = load_ok(dir);
     RunCrash *c;
 
@@ -147,7 +82,8 @@ static void test_load_good(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 
 static void test_load_empty(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "empty", "base", "incomplete", "", "[]");
+    g_autofree char *dir =
+        testutil_make_run(f->tmp, "empty", "base", "incomplete", "", "[]");
     g_autoptr(RunResults) run = load_ok(dir);
 
     g_assert_cmpuint(run->tests->len, ==, 0);
@@ -157,7 +93,7 @@ static void test_load_empty(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 static void test_load_missing(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *dir =
-        make_run(f, "m", "base", "pass", "pass\ta/b/c\n", "[]");
+        testutil_make_run(f->tmp, "m", "base", "pass", "pass\ta/b/c\n", "[]");
     g_autofree char *txt = g_build_filename(dir, "results.txt", NULL);
     g_autofree char *json = g_build_filename(dir, "summary.json", NULL);
     g_autofree char *nodir = g_build_filename(f->tmp, "no-such-dir", NULL);
@@ -173,7 +109,7 @@ static void test_load_missing(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_nonnull(strstr(error->message, txt));
     g_clear_error(&error);
 
-    write_file(dir, "results.txt", "pass\ta/b/c\n");
+    testutil_write_file(dir, "results.txt", "pass\ta/b/c\n");
     g_unlink(json);
     g_assert_null(run_results_load(dir, &error));
     g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
@@ -183,8 +119,8 @@ static void test_load_missing(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 static void test_load_malformed_line(Fixture *f,
                                      G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "bad", "base", "pass",
-                                    "pass\ta/b/c\npass a/b/no tab\n", "[]");
+    g_autofree char *dir = testutil_make_run(
+        f->tmp, "bad", "base", "pass", "pass\ta/b/c\npass a/b/no tab\n", "[]");
     g_autofree char *expect = g_strdup_printf(
         "%s/results.txt:2: no TAB between result and test path", dir);
     g_autoptr(GError) error = NULL;
@@ -197,8 +133,8 @@ static void test_load_malformed_line(Fixture *f,
 static void test_load_unknown_result(Fixture *f,
                                      G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir =
-        make_run(f, "bad", "base", "pass", "passed\ta/b/c\n", "[]");
+    g_autofree char *dir = testutil_make_run(f->tmp, "bad", "base", "pass",
+                                             "passed\ta/b/c\n", "[]");
     g_autofree char *expect = g_strdup_printf(
         "%s/results.txt:1: unknown result 'passed' (not pass, fail, skip or "
         "none)",
@@ -213,39 +149,40 @@ static void test_load_unknown_result(Fixture *f,
 static void test_load_bad_json(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *dir =
-        make_run(f, "bad", "base", "pass", "pass\ta/b/c\n", "[]");
+        testutil_make_run(f->tmp, "bad", "base", "pass", "pass\ta/b/c\n", "[]");
     g_autofree char *json = g_build_filename(dir, "summary.json", NULL);
     g_autoptr(GError) error = NULL;
 
-    write_file(dir, "summary.json", "{\"verdict\": \"pass\",");
+    testutil_write_file(dir, "summary.json", "{\"verdict\": \"pass\",");
     g_assert_null(run_results_load(dir, &error));
     g_assert_true(error->domain == JSON_PARSER_ERROR);
     g_assert_true(g_str_has_prefix(error->message, json));
     g_clear_error(&error);
 
-    write_file(dir, "summary.json",
-               "{\"verdict\": \"great\", \"variant\": \"base\", "
-               "\"kernel\": \"6\", \"crashes\": []}");
+    testutil_write_file(dir, "summary.json",
+                        "{\"verdict\": \"great\", \"variant\": \"base\", "
+                        "\"kernel\": \"6\", \"crashes\": []}");
     g_assert_null(run_results_load(dir, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
     g_assert_true(g_str_has_prefix(error->message, json));
     g_assert_nonnull(strstr(error->message, "unknown verdict 'great'"));
     g_clear_error(&error);
 
-    write_file(dir, "summary.json",
-               "{\"verdict\": \"pass\", \"kernel\": \"6\", \"crashes\": []}");
+    testutil_write_file(
+        dir, "summary.json",
+        "{\"verdict\": \"pass\", \"kernel\": \"6\", \"crashes\": []}");
     g_assert_null(run_results_load(dir, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
 
 static void test_load_repeats(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *dir = make_run(f, "rep", "base", "fail",
-                                    "pass\ts/e/same\n"
-                                    "pass\ts/e/other\n"
-                                    "fail\ts/e/same\n"
-                                    "skip\ts/e/same\n",
-                                    "[]");
+    g_autofree char *dir = testutil_make_run(f->tmp, "rep", "base", "fail",
+                                             "pass\ts/e/same\n"
+                                             "pass\ts/e/other\n"
+                                             "fail\ts/e/same\n"
+                                             "skip\ts/e/same\n",
+                                             "[]");
     g_autoptr(RunResults) run = load_ok(dir);
 
     g_assert_cmpuint(run->tests->len, ==, 4);
@@ -274,17 +211,18 @@ static void assert_pair(GPtrArray *pairs, guint i, const char *test,
 
 static void test_diff(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *bdir = make_run(f, "base", "base", "fail", base_txt, "[]");
-    g_autofree char *wdir =
-        make_run(f, "with", "v", "fail",
-                 "pass\tw1/netlink/N1 LIST_MASTERS\n" /* same, other position */
-                 "pass\tmsm/ioctl/new case\n"         /* only in with */
-                 "fail\tmsm/ioctl/GEM_NEW flags bit 3\n" /* pass -> fail */
-                 "pass\tmsm/ioctl/known bad\n"           /* fail -> pass */
-                 "pass\tmsm/ioctl/version\n"
-                 "pass\tctl/a/b\n"       /* only in with */
-                 "none\tw1/sysfs/S12\n", /* skip -> none */
-                 "[]");                  /* bit 2 missing */
+    g_autofree char *bdir =
+        testutil_make_run(f->tmp, "base", "base", "fail", base_txt, "[]");
+    g_autofree char *wdir = testutil_make_run(
+        f->tmp, "with", "v", "fail",
+        "pass\tw1/netlink/N1 LIST_MASTERS\n"    /* same, other position */
+        "pass\tmsm/ioctl/new case\n"            /* only in with */
+        "fail\tmsm/ioctl/GEM_NEW flags bit 3\n" /* pass -> fail */
+        "pass\tmsm/ioctl/known bad\n"           /* fail -> pass */
+        "pass\tmsm/ioctl/version\n"
+        "pass\tctl/a/b\n"       /* only in with */
+        "none\tw1/sysfs/S12\n", /* skip -> none */
+        "[]");                  /* bit 2 missing */
     g_autoptr(RunResults) base = load_ok(bdir);
     g_autoptr(RunResults) with = load_ok(wdir);
     g_autoptr(GPtrArray) all = results_diff(base, with, NULL);
@@ -346,7 +284,7 @@ static void test_meta(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_autoptr(GError) error = NULL;
     g_autoptr(VariantMeta) meta = NULL;
 
-    write_file(f->tmp, "variant", meta_txt);
+    testutil_write_file(f->tmp, "variant", meta_txt);
     meta = variant_meta_load(path, &error);
     g_assert_no_error(error);
     g_assert_cmpstr(meta->removes, ==,
@@ -373,19 +311,20 @@ static void test_meta_errors(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         g_strdup_printf("%s:2: expected 'key: value'", path);
     g_autoptr(GError) error = NULL;
 
-    write_file(f->tmp, "variant", "# c\nsuites msm\n");
+    testutil_write_file(f->tmp, "variant", "# c\nsuites msm\n");
     g_assert_null(variant_meta_load(path, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
     g_assert_cmpstr(error->message, ==, expect);
     g_clear_error(&error);
 
-    write_file(f->tmp, "variant", "removes: x\nsuites:\nkilled-by: msm/a\n");
+    testutil_write_file(f->tmp, "variant",
+                        "removes: x\nsuites:\nkilled-by: msm/a\n");
     g_assert_null(variant_meta_load(path, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
     g_assert_true(g_str_has_prefix(error->message, path));
     g_clear_error(&error);
 
-    write_file(f->tmp, "variant", "removes: x\nsuites: msm\n");
+    testutil_write_file(f->tmp, "variant", "removes: x\nsuites: msm\n");
     g_assert_null(variant_meta_load(path, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
     g_clear_error(&error);
@@ -406,7 +345,7 @@ static VariantMeta *meta_for(Fixture *f, const char *suites,
     g_autoptr(GError) error = NULL;
     VariantMeta *meta;
 
-    write_file(f->tmp, "variant", text);
+    testutil_write_file(f->tmp, "variant", text);
     meta = variant_meta_load(path, &error);
     g_assert_no_error(error);
     return meta;
@@ -416,9 +355,10 @@ static MutantVerdict *classify(Fixture *f, const char *results,
                                const char *verdict, const char *crashes,
                                const char *killed_by)
 {
-    g_autofree char *bdir = make_run(f, "base", "base", "fail", base_txt, "[]");
+    g_autofree char *bdir =
+        testutil_make_run(f->tmp, "base", "base", "fail", base_txt, "[]");
     g_autofree char *mdir =
-        make_run(f, "mutant", "m", verdict, results, crashes);
+        testutil_make_run(f->tmp, "mutant", "m", verdict, results, crashes);
     g_autoptr(RunResults) base = load_ok(bdir);
     g_autoptr(RunResults) mutant = load_ok(mdir);
     g_autoptr(VariantMeta) meta = meta_for(f, "msm", killed_by);
@@ -550,62 +490,25 @@ static void test_mutant_incomplete(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 
 /* ---- the programs ---- */
 
-/* Run prog args...; return its exit code, stdout in *out. */
-static int run_prog(const char *env, char **out, ...)
-{
-    const char *prog = g_getenv(env);
-    g_autoptr(GPtrArray) argv = g_ptr_array_new();
-    g_autoptr(GError) error = NULL;
-    g_autofree char *err = NULL;
-    const char *arg;
-    va_list ap;
-    int status;
-
-    if (!prog) {
-        g_test_skip("the program's path is not in the environment");
-        return -1;
-    }
-    g_ptr_array_add(argv, (char *)prog);
-    va_start(ap, out);
-    while ((arg = va_arg(ap, const char *))) {
-        g_ptr_array_add(argv, (char *)arg);
-    }
-    va_end(ap);
-    g_ptr_array_add(argv, NULL);
-    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                               G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status,
-                               &error));
-    g_assert_no_error(error);
-    g_test_message("%s stderr: %s", prog, err);
-    g_assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
-static JsonObject *load_json(JsonParser *parser, const char *path)
-{
-    g_autoptr(GError) error = NULL;
-
-    g_assert_true(json_parser_load_from_file(parser, path, &error));
-    g_assert_no_error(error);
-    return json_node_get_object(json_parser_get_root(parser));
-}
-
 static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *base = make_run(f, "base", "base", "fail", base_txt, "[]");
-    g_autofree char *same = make_run(f, "same", "base", "fail", base_txt, "[]");
-    g_autofree char *crash =
-        make_run(f, "crash", "base", "fail", base_txt,
-                 "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
-                 "\"excerpt\": \"\"}]");
-    g_autofree char *with = make_run(f, "with", "v", "fail",
-                                     "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
-                                     "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
-                                     "pass\tmsm/ioctl/version\n"
-                                     "pass\tmsm/ioctl/known bad\n",
-                                     "[]");
+    g_autofree char *base =
+        testutil_make_run(f->tmp, "base", "base", "fail", base_txt, "[]");
+    g_autofree char *same =
+        testutil_make_run(f->tmp, "same", "base", "fail", base_txt, "[]");
+    g_autofree char *crash = testutil_make_run(
+        f->tmp, "crash", "base", "fail", base_txt,
+        "[{\"kind\": \"oops\", \"test\": \"msm/ioctl/version\", "
+        "\"excerpt\": \"\"}]");
+    g_autofree char *with =
+        testutil_make_run(f->tmp, "with", "v", "fail",
+                          "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
+                          "fail\tmsm/ioctl/GEM_NEW flags bit 3\n"
+                          "pass\tmsm/ioctl/version\n"
+                          "pass\tmsm/ioctl/known bad\n",
+                          "[]");
     g_autofree char *inc =
-        make_run(f, "inc", "base", "incomplete", base_txt, "[]");
+        testutil_make_run(f->tmp, "inc", "base", "incomplete", base_txt, "[]");
     g_autofree char *nodir = g_build_filename(f->tmp, "nothing", NULL);
     g_autofree char *json = g_build_filename(f->tmp, "cmp.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
@@ -614,7 +517,7 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     JsonArray *changed;
     int code;
 
-    code = run_prog("PATCHBAY_COMPARE", &out, base, same, NULL);
+    code = testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, same, NULL);
     if (code < 0) {
         return;
     }
@@ -624,14 +527,16 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_clear_pointer(&out, g_free);
 
     /* Only a crash differs. */
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, crash, NULL), ==,
-                    1);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, crash, NULL),
+        ==, 1);
     g_assert_nonnull(strstr(out, "\n  crash (with): oops during "
                                  "msm/ioctl/version\n"));
     g_clear_pointer(&out, g_free);
 
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, "--suite", "msm",
-                             "--json", json, base, with, NULL),
+    g_assert_cmpint(testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL,
+                                 "--suite", "msm", "--json", json, base, with,
+                                 NULL),
                     ==, 1);
     g_assert_cmpstr(out, ==,
                     "base: base (6.12.1), verdict fail, 4 tests\n"
@@ -641,7 +546,7 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
                     "2 of 4 tests differ: 1 pass->fail, 1 fail->pass, 0 other; "
                     "crashes: base 0, with 0\n");
     g_clear_pointer(&out, g_free);
-    root = load_json(parser, json);
+    root = testutil_load_json(parser, json);
     counts = json_object_get_object_member(root, "counts");
     g_assert_cmpint(json_object_get_int_member(counts, "compared"), ==, 4);
     g_assert_cmpint(json_object_get_int_member(counts, "changed"), ==, 2);
@@ -664,8 +569,9 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         1);
 
     /* Without --suite the w1 tests are missing in with: 4 changed. */
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, with, NULL), ==,
-                    1);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, with, NULL),
+        ==, 1);
     g_assert_true(g_str_has_suffix(out,
                                    "\n4 of 6 tests differ: 1 pass->fail, "
                                    "1 fail->pass, 2 other; crashes: base 0, "
@@ -673,17 +579,21 @@ static void test_compare_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_clear_pointer(&out, g_free);
 
     /* Trouble: incomplete run, unusable dir, unknown suite, bad usage. */
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, inc, NULL), ==, 2);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, inc, NULL), ==,
+        2);
     g_assert_nonnull(strstr(out, "no test differs")); /* still printed */
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, nodir, NULL), ==,
-                    2);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, nodir, NULL),
+        ==, 2);
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, "--suite", "nosuch",
-                             base, same, NULL),
+    g_assert_cmpint(testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL,
+                                 "--suite", "nosuch", base, same, NULL),
                     ==, 2);
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(run_prog("PATCHBAY_COMPARE", &out, base, NULL), ==, 2);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_COMPARE", NULL, &out, NULL, base, NULL), ==, 2);
 }
 
 /* A mutant result dir with its variant.meta. */
@@ -691,18 +601,20 @@ static char *make_mutant(Fixture *f, const char *name, const char *verdict,
                          const char *results, const char *crashes,
                          const char *killed_by)
 {
-    char *dir = make_run(f, name, name, verdict, results, crashes);
+    char *dir =
+        testutil_make_run(f->tmp, name, name, verdict, results, crashes);
     g_autofree char *meta = g_strdup_printf(
         "# comment\nremoves: %s's check\nsuites: msm\nkilled-by: %s\n", name,
         killed_by);
 
-    write_file(dir, "variant.meta", meta);
+    testutil_write_file(dir, "variant.meta", meta);
     return dir;
 }
 
 static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autofree char *base = make_run(f, "base", "base", "fail", base_txt, "[]");
+    g_autofree char *base =
+        testutil_make_run(f->tmp, "base", "base", "fail", base_txt, "[]");
     g_autofree char *killed =
         make_mutant(f, "m-killed", "fail",
                     "pass\tmsm/ioctl/GEM_NEW flags bit 2\n"
@@ -737,7 +649,8 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     JsonArray *mutants;
     int code;
 
-    code = run_prog("PATCHBAY_MUTANTS", &out, base, killed, crashed, NULL);
+    code = testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, base, killed,
+                        crashed, NULL);
     if (code < 0) {
         return;
     }
@@ -757,8 +670,8 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         "mutation score: 2/2 killed (100%)\n");
     g_clear_pointer(&out, g_free);
 
-    g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, "--json", json, base,
-                             killed, survived, crashed, NULL),
+    g_assert_cmpint(testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, "--json",
+                                 json, base, killed, survived, crashed, NULL),
                     ==, 1);
     g_assert_nonnull(strstr(out,
                             "\nm-survived                       SURVIVED  "
@@ -767,7 +680,7 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_true(g_str_has_suffix(out, "\nmutation score: 2/3 killed (66%): "
                                         "1 survived, 0 incomplete\n"));
     g_clear_pointer(&out, g_free);
-    root = load_json(parser, json);
+    root = testutil_load_json(parser, json);
     g_assert_cmpint(json_object_get_int_member(root, "killed"), ==, 2);
     g_assert_cmpint(json_object_get_int_member(root, "total"), ==, 3);
     g_assert_cmpint(json_object_get_int_member(root, "score_percent"), ==, 66);
@@ -801,31 +714,35 @@ static void test_mutants_exit(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_cmpint(json_object_get_int_member(m, "elsewhere"), ==, 1);
 
     /* Incomplete and unusable beat a survivor: exit 2. */
-    g_assert_cmpint(
-        run_prog("PATCHBAY_MUTANTS", &out, base, survived, inc, NULL), ==, 2);
+    g_assert_cmpint(testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, base,
+                                 survived, inc, NULL),
+                    ==, 2);
     g_assert_nonnull(strstr(out, "\nm-inc                            "
                                  "INCOMPLETE "));
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(
-        run_prog("PATCHBAY_MUTANTS", &out, base, killed, nodir, NULL), ==, 2);
+    g_assert_cmpint(testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, base,
+                                 killed, nodir, NULL),
+                    ==, 2);
     g_assert_nonnull(strstr(out, "\nm-gone                           "
                                  "INCOMPLETE unusable results: "));
     g_assert_true(g_str_has_suffix(out, "\nmutation score: 1/2 killed (50%): "
                                         "0 survived, 1 incomplete\n"));
     g_clear_pointer(&out, g_free);
     /* Unusable base, missing mutants. */
-    g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, nodir, killed, NULL), ==,
-                    2);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, nodir, killed, NULL),
+        ==, 2);
     g_clear_pointer(&out, g_free);
-    g_assert_cmpint(run_prog("PATCHBAY_MUTANTS", &out, base, NULL), ==, 2);
+    g_assert_cmpint(
+        testutil_run("PATCHBAY_MUTANTS", NULL, &out, NULL, base, NULL), ==, 2);
 }
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-#define ADD(path, fn)                                              \
-    g_test_add("/results/" path, Fixture, NULL, fixture_setup, fn, \
-               fixture_teardown)
+#define ADD(path, fn)                                                  \
+    g_test_add("/results/" path, Fixture, NULL, tmp_fixture_setup, fn, \
+               tmp_fixture_teardown)
     ADD("load/good", test_load_good);
     ADD("load/empty", test_load_empty);
     ADD("load/missing", test_load_missing);

@@ -7,7 +7,6 @@
  * passes its path in PATCHBAY_SERIES).
  */
 #include <string.h>
-#include <sys/wait.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -15,6 +14,7 @@
 
 #include "commitstep.h"
 #include "series.h"
+#include "testutil.h"
 
 typedef struct {
     char *tmp;
@@ -23,48 +23,15 @@ typedef struct {
 
 static void fixture_setup(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
-    g_autoptr(GError) error = NULL;
-
-    f->tmp = g_dir_make_tmp("test-series-XXXXXX", &error);
-    g_assert_no_error(error);
+    f->tmp = testutil_tmp_dir();
     f->steps = g_ptr_array_new_with_free_func((GDestroyNotify)commit_step_free);
-}
-
-static void remove_tree(const char *path)
-{
-    GDir *dir = g_dir_open(path, 0, NULL);
-    const char *name;
-
-    while (dir && (name = g_dir_read_name(dir))) {
-        g_autofree char *child = g_build_filename(path, name, NULL);
-
-        if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-            !g_file_test(child, G_FILE_TEST_IS_SYMLINK)) {
-            remove_tree(child);
-        } else {
-            g_unlink(child);
-        }
-    }
-    if (dir) {
-        g_dir_close(dir);
-    }
-    g_rmdir(path);
 }
 
 static void fixture_teardown(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_ptr_array_unref(f->steps);
-    remove_tree(f->tmp);
+    testutil_remove_tree(f->tmp);
     g_free(f->tmp);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    g_autoptr(GError) error = NULL;
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-
-    g_assert_true(g_file_set_contents(path, text, -1, &error));
-    g_assert_no_error(error);
 }
 
 /* ---- build logs ---- */
@@ -174,7 +141,7 @@ static void test_commits_load(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_autoptr(GPtrArray) steps = NULL;
     CommitStep *s;
 
-    write_file(f->tmp, "commits", text);
+    testutil_write_file(f->tmp, "commits", text);
     steps = commit_steps_load(list, dir, &error);
     g_assert_no_error(error);
     g_assert_cmpuint(steps->len, ==, 2);
@@ -208,7 +175,7 @@ static void test_commits_malformed(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_autofree char *text = g_strdup_printf("%s\tbase\n%s\n", a, bad[i]);
 
-        write_file(f->tmp, "commits", text);
+        testutil_write_file(f->tmp, "commits", text);
         g_assert_null(commit_steps_load(list, f->tmp, &error));
         g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
         g_free(expect);
@@ -222,22 +189,6 @@ static void test_commits_malformed(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 }
 
 /* ---- judging ---- */
-
-/* A result folder tmp/name; crashes is the JSON array text. */
-static char *make_run(Fixture *f, const char *name, const char *verdict,
-                      const char *results, const char *crashes)
-{
-    char *dir = g_build_filename(f->tmp, name, NULL);
-    g_autofree char *summary = g_strdup_printf(
-        "{\"verdict\": \"%s\", \"variant\": \"base\", \"kernel\": \"6.12.1\", "
-        "\"suites\": {}, \"crashes\": %s}\n",
-        verdict, crashes);
-
-    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
-    write_file(dir, "results.txt", results);
-    write_file(dir, "summary.json", summary);
-    return dir;
-}
 
 /*
  * Add a step to f->steps: commit c (its sha c repeated), built as build;
@@ -261,7 +212,8 @@ static CommitStep *add_step(Fixture *f, char c, const char *subject,
     if (results) {
         g_autofree char *rel = g_build_filename(name, "results", NULL);
 
-        step->results_dir = make_run(f, rel, verdict, results, crashes);
+        step->results_dir =
+            testutil_make_run(f->tmp, rel, "base", verdict, results, crashes);
         step->results = run_results_load(step->results_dir, &error);
         g_assert_no_error(error);
         step->run_exit = g_str_equal(verdict, "pass")   ? 0
@@ -346,6 +298,10 @@ static void test_judge_skip_unbuilt(Fixture *f,
 static void test_judge_regressions(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     const char *const w1[] = {"w1", NULL};
+    /* row 2's crashes in the other order */
+    const char *const both =
+        "[{\"kind\": \"hung_task\", \"test\": \"w1/netlink/N2\"},"
+        " {\"kind\": \"warn\", \"test\": \"w1/netlink/N1\"}]";
     g_autoptr(Series) s = NULL;
     SeriesRow *row;
     TestPair *p;
@@ -364,17 +320,12 @@ static void test_judge_regressions(Fixture *f, G_GNUC_UNUSED gconstpointer data)
              "[{\"kind\": \"warn\", \"test\": \"w1/netlink/N1\"},"
              " {\"kind\": \"hung_task\", \"test\": \"w1/netlink/N2\"}]");
     /* 3: same results, the crashes as before: no regression. */
-    add_step(f, 'd', "w1: comment", BUILD_OK, "fail", good_txt,
-             "[{\"kind\": \"hung_task\", \"test\": \"w1/netlink/N2\"},"
-             " {\"kind\": \"warn\", \"test\": \"w1/netlink/N1\"}]");
+    add_step(f, 'd', "w1: comment", BUILD_OK, "fail", good_txt, both);
     /* 4: stops after its last test: incomplete after a complete run. */
     add_step(f, 'e', "w1: hang at exit", BUILD_OK, "incomplete", good_txt,
-             "[{\"kind\": \"hung_task\", \"test\": \"w1/netlink/N2\"},"
-             " {\"kind\": \"warn\", \"test\": \"w1/netlink/N1\"}]");
+             both);
     /* 5: still incomplete: not a new regression. */
-    add_step(f, 'f', "w1: more", BUILD_OK, "incomplete", good_txt,
-             "[{\"kind\": \"hung_task\", \"test\": \"w1/netlink/N2\"},"
-             " {\"kind\": \"warn\", \"test\": \"w1/netlink/N1\"}]");
+    add_step(f, 'f', "w1: more", BUILD_OK, "incomplete", good_txt, both);
     s = series_judge(f->steps, w1);
 
     g_assert_cmpstr(s->suites[0], ==, "w1");
@@ -546,15 +497,6 @@ static void test_format(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         "characters\"\n");
 }
 
-static JsonObject *load_json(JsonParser *parser, const char *path)
-{
-    g_autoptr(GError) error = NULL;
-
-    g_assert_true(json_parser_load_from_file(parser, path, &error));
-    g_assert_no_error(error);
-    return json_node_get_object(json_parser_get_root(parser));
-}
-
 static void test_json(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     const char *const w1[] = {"w1", NULL};
@@ -579,7 +521,7 @@ static void test_json(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_true(series_write_json(s, path, &error));
     g_assert_no_error(error);
 
-    root = load_json(parser, path);
+    root = testutil_load_json(parser, path);
     g_assert_cmpstr(json_object_get_string_member(root, "first_regression"), ==,
                     b);
     g_assert_cmpuint(
@@ -682,36 +624,6 @@ static const char fake_kernel_git[] =
     "*) echo '0 errors, 1 warnings, 2 checks' ;;\n"
     "esac\n";
 
-static void write_script(const char *dir, const char *name, const char *text)
-{
-    g_autofree char *path = g_build_filename(dir, name, NULL);
-
-    write_file(dir, name, text);
-    g_assert_cmpint(g_chmod(path, 0755), ==, 0);
-}
-
-/* Run patchbay-series with args; its exit code, stdout and stderr. */
-static int run_series(char **out, char **err, const char *const *args)
-{
-    const char *prog = g_getenv("PATCHBAY_SERIES");
-    g_autoptr(GPtrArray) argv = g_ptr_array_new();
-    g_autoptr(GError) error = NULL;
-    int status;
-
-    g_ptr_array_add(argv, (char *)prog);
-    for (guint i = 0; args[i]; i++) {
-        g_ptr_array_add(argv, (char *)args[i]);
-    }
-    g_ptr_array_add(argv, NULL);
-    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                               G_SPAWN_DEFAULT, NULL, NULL, out, err, &status,
-                               &error));
-    g_assert_no_error(error);
-    g_test_message("stdout:\n%s\nstderr:\n%s", *out, *err);
-    g_assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
 static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
 {
     g_autofree char *scripts = g_build_filename(f->tmp, "scripts", NULL);
@@ -744,11 +656,12 @@ static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         return;
     }
     g_assert_cmpint(g_mkdir(scripts, 0755), ==, 0);
-    write_script(scripts, "patchbay", fake_patchbay);
-    write_script(scripts, "kernel-git", fake_kernel_git);
-    write_file(f->tmp, "commits", text);
+    testutil_write_script(scripts, "patchbay", fake_patchbay);
+    testutil_write_script(scripts, "kernel-git", fake_kernel_git);
+    testutil_write_file(f->tmp, "commits", text);
 
-    g_assert_cmpint(run_series(&out, &err, argv), ==, 1);
+    g_assert_cmpint(testutil_runv("PATCHBAY_SERIES", NULL, &out, &err, argv),
+                    ==, 1);
     g_assert_true(g_str_has_prefix(
         out, "#     commit        subject                                   "
              "checkpatch  build    verdict     flips     build_s    run_s\n"
@@ -783,7 +696,7 @@ static void test_program(Fixture *f, G_GNUC_UNUSED gconstpointer data)
     g_assert_true(g_file_get_contents(build_log, &log, NULL, &error));
     g_assert_nonnull(strstr(log, "patchbay: error: kernel build failed"));
 
-    root = load_json(parser, json);
+    root = testutil_load_json(parser, json);
     g_assert_cmpstr(json_object_get_string_member(root, "first_regression"), ==,
                     d);
     commits = json_object_get_array_member(root, "commits");
@@ -819,25 +732,23 @@ static void test_program_bad_input(Fixture *f, G_GNUC_UNUSED gconstpointer data)
         return;
     }
     /* unreadable list */
-    g_assert_cmpint(run_series(&out, &err, argv), ==, 2);
+    g_assert_cmpint(testutil_runv("PATCHBAY_SERIES", NULL, &out, &err, argv),
+                    ==, 2);
     g_assert_nonnull(strstr(err, "patchbay-series: --commits: "));
-    g_clear_pointer(&out, g_free);
-    g_clear_pointer(&err, g_free);
 
-    write_file(f->tmp, "commits", one);
-    g_assert_cmpint(run_series(&out, &err, argv), ==, 2);
+    testutil_write_file(f->tmp, "commits", one);
+    g_assert_cmpint(testutil_runv("PATCHBAY_SERIES", NULL, &out, &err, argv),
+                    ==, 2);
     g_assert_nonnull(strstr(err, "has 1 commit: it needs the base and at "
                                  "least one commit\n"));
-    g_clear_pointer(&out, g_free);
-    g_clear_pointer(&err, g_free);
 
-    write_file(f->tmp, "commits", bad);
-    g_assert_cmpint(run_series(&out, &err, argv), ==, 2);
+    testutil_write_file(f->tmp, "commits", bad);
+    g_assert_cmpint(testutil_runv("PATCHBAY_SERIES", NULL, &out, &err, argv),
+                    ==, 2);
     g_assert_nonnull(strstr(err, "commits:2: expected 'SHA<TAB>SUBJECT'"));
-    g_clear_pointer(&out, g_free);
-    g_clear_pointer(&err, g_free);
 
-    g_assert_cmpint(run_series(&out, &err, no_git), ==, 2);
+    g_assert_cmpint(testutil_runv("PATCHBAY_SERIES", NULL, &out, &err, no_git),
+                    ==, 2);
     g_assert_nonnull(strstr(err, "usage: patchbay-series"));
     g_assert_cmpstr(out, ==, "");
 }
