@@ -72,16 +72,18 @@ while [ "$i" -le "$n" ]; do
 so the zeroing of kzalloc() is not needed."
         g tag culprit "$head"
     elif [ "$i" = "$unbuildable_at" ]; then
+        # a call of a function that does not exist: implicit declaration,
+        # an error in kernels since 5.18
         g show "$head:drivers/w1/w1_io.c" |
-            sed '0,/^EXPORT_SYMBOL_GPL(w1_write_8);$/s//EXPORT_SYMBOL_GPL(w1_write_8)/' |
+            sed '0,/w1_pre_write(dev);/s//w1_prewrite(dev);/' |
             put drivers/w1/w1_io.c
-        commit "w1: io: tidy the exports" "Group the exported byte helpers."
+        commit "w1: io: shorten the pre-write helper's name" "Call it w1_prewrite(), as the comments do."
         g tag unbuildable "$head"
         i=$((i + 1))
         g show "$head:drivers/w1/w1_io.c" |
-            sed '0,/^EXPORT_SYMBOL_GPL(w1_write_8)$/s//EXPORT_SYMBOL_GPL(w1_write_8);/' |
+            sed '0,/w1_prewrite(dev);/s//w1_pre_write(dev);/' |
             put drivers/w1/w1_io.c
-        commit "w1: io: add the semicolon back" "Fixes the build after the tidy-up."
+        commit "w1: io: call w1_pre_write() by its name again" "Fixes the build after the rename."
     else
         f=$(echo $files | tr ' ' '\n' | sed -n "$(( (i - 1) % nfiles + 1 ))p")
         case $f in
