@@ -18,10 +18,34 @@
 #     bisection looks first, does not build.
 # Tags: good (= queue), culprit, unbuildable, and bad (the last commit);
 # and a branch w1-ten: ten commits on good, each a comment in a drivers/w1
-# source file.
+# source file; and a branch long: 64 commits on good with the same story
+# (long-culprit, long-unbuildable, long-bad).
 # The commits are made with plumbing on an index of their own (no work
 # tree), with fixed names and dates: the same BASE gives the same ids.
+#
+#   tests/series-history.sh --cached
+#
+# prints $CACHE/check/history, the one that check and scripts/bench use,
+# made first on scripts/kernel-git base, and again in place when this
+# script or the base changes: one folder whatever its content, since the
+# persistent build is keyed by the folder and stays warm across a change.
 set -eu
+if [ "${1:-}" = --cached ]; then
+    . "$(dirname -- "$0")/../scripts/lib.sh"
+    series_base=$("$PATCHBAY_ROOT/scripts/kernel-git" base)
+    hist=$CACHE/check/history
+    key=$( { echo "$series_base"; sha256sum < "$0"; } | sha256sum | cut -c1-16)
+    mkdir -p "$CACHE/check"
+    exec 9> "$CACHE/check/.history.lock"
+    flock 9
+    if [ "$(cat "$hist.key" 2> /dev/null)" != "$key" ]; then
+        rm -f "$hist.key"
+        sh "$0" "$series_base" "$hist" > "$hist.ids"
+        echo "$key" > "$hist.key"
+    fi
+    echo "$hist"
+    exit 0
+fi
 base=${1:?usage: series-history.sh BASE OUT [N]} out=${2:?usage: series-history.sh BASE OUT [N]}
 n=${3:-24}
 
@@ -57,11 +81,13 @@ Documentation/w1/w1-generic.rst drivers/gpu/drm/msm/msm_gem.c
 drivers/gpu/drm/msm/msm_drv.c drivers/gpu/drm/msm/adreno/a2xx_gpu.c
 Documentation/w1/w1-netlink.rst drivers/gpu/drm/msm/msm_gem_submit.c"
 nfiles=$(echo $files | wc -w)
-culprit_at=$((n * 2 / 3))
-unbuildable_at=$((n / 2))
-
+# line N PREFIX: N commits on head, the culprit and the unbuildable one
+# tagged PREFIXculprit and PREFIXunbuildable, the last PREFIXbad
+line() {
+culprit_at=$(($1 * 2 / 3))
+unbuildable_at=$(($1 / 2))
 i=1
-while [ "$i" -le "$n" ]; do
+while [ "$i" -le "$1" ]; do
     if [ "$i" = "$culprit_at" ]; then
         # kernel-patches/variants/w1-list-masters-uninit, told as a cleanup
         g show "$head:drivers/w1/w1_netlink.c" |
@@ -70,7 +96,7 @@ while [ "$i" -le "$n" ]; do
         commit "w1: netlink: allocate the LIST_MASTERS reply with kmalloc()" \
 "w1_process_command_root() fills in the reply as it walks the masters,
 so the zeroing of kzalloc() is not needed."
-        g tag culprit "$head"
+        g tag "${2}culprit" "$head"
     elif [ "$i" = "$unbuildable_at" ]; then
         # a call of a function that does not exist: implicit declaration,
         # an error in kernels since 5.18
@@ -78,7 +104,7 @@ so the zeroing of kzalloc() is not needed."
             sed '0,/w1_pre_write(dev);/s//w1_prewrite(dev);/' |
             put drivers/w1/w1_io.c
         commit "w1: io: shorten the pre-write helper's name" "Call it w1_prewrite(), as the comments do."
-        g tag unbuildable "$head"
+        g tag "${2}unbuildable" "$head"
         i=$((i + 1))
         g show "$head:drivers/w1/w1_io.c" |
             sed '0,/w1_prewrite(dev);/s//w1_pre_write(dev);/' |
@@ -99,7 +125,10 @@ so the zeroing of kzalloc() is not needed."
     fi
     i=$((i + 1))
 done
-g tag bad "$head"
+g tag "${2}bad" "$head"
+}
+
+line "$n" ""
 g update-ref refs/heads/main "$head"
 
 # Branch w1-ten: ten harmless commits on good, each a comment in one
@@ -113,6 +142,13 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
     commit "w1: note review $i of 10 in $(basename "$f")" "A comment at the end of the file; no change to the code."
 done
 g update-ref refs/heads/w1-ten "$head"
+
+# Branch long: the same story over 64 commits on good (scripts/bench's
+# bisection), tagged long-culprit, long-unbuildable, long-bad.
+head=$(g rev-parse good)
+g read-tree good
+line 64 long-
+g update-ref refs/heads/long "$head"
 rm -f "$GIT_INDEX_FILE"
 # the ids the checks name
 for t in good unbuildable culprit bad; do
