@@ -29,18 +29,18 @@ start() {  # start RESULTS_DIR
 }
 
 start "$results/a"
-ok $? "gdb starts, attached to the halted guest"
+tap $? "gdb starts, attached to the halted guest"
 gdb 'set pagination off'
 gdb 'break msm_ioctl_gem_new'
 gdb 'continue'
 screen | grep -q 'hit Breakpoint 1, msm_ioctl_gem_new (dev=0x'
-ok $? "the breakpoint in msm_ioctl_gem_new hits"
+tap $? "the breakpoint in msm_ioctl_gem_new hits"
 gdb 'print ((struct drm_msm_gem_new *)data)->size'
 screen | grep -q '^\$1 = [0-9]'
-ok $? "gdb prints the ioctl's argument"
+tap $? "gdb prints the ioctl's argument"
 gdb 'lx-ps'
 screen | grep -q ' msm_ioctl$'
-ok $? "lx-ps (the kernel's gdb scripts) lists the suite's process"
+tap $? "lx-ps (the kernel's gdb scripts) lists the suite's process"
 gdb 'delete 1'
 # ^C as soon as gdb has resumed the guest (its second "Continuing."): the
 # rest of the msm suite takes about a second on the virtual clock, so a
@@ -53,23 +53,23 @@ done
 tmux send-keys -t "$session" C-c
 gdb 'info registers pc'
 screen | grep -q 'received signal SIGINT'
-ok $? "^C in gdb stops the running guest"
+tap $? "^C in gdb stops the running guest"
 tmux send-keys -t "$session" 'quit' Enter
 sleep 0.5
 tmux send-keys -t "$session" 'y' Enter
 wait_line 'patchbay-exited=0' 120
-ok $? "quit detaches, the suite finishes and passes (exit 0)"
+tap $? "quit detaches, the suite finishes and passes (exit 0)"
 tmux kill-session -t "$session" 2>/dev/null
 
 # Abandoned at the prompt: the terminal goes away with the guest halted.
 start "$results/b"
 pgrep -f -- "--results=$results/b" > /dev/null
-ok $? "a second session is running"
+tap $? "a second session is running"
 tmux kill-session -t "$session"
 sleep 3
 left=$(pgrep -f -- "--results=$results/b")
 [ -z "$left" ]
-ok $? "closing its terminal leaves no runner or QEMU behind"
+tap $? "closing its terminal leaves no runner or QEMU behind"
 [ -z "$left" ] || kill $left
 
 
@@ -80,12 +80,12 @@ mkdir -p "$tmpdir"
 tmux new-session -d -s "$session" -x 200 -y 50 \
     "TMPDIR=$tmpdir $root/scripts/patchbay debug --shell --suite msm; echo patchbay-exited=\$?; sleep 60"
 wait_for -F 'patchbay:/root# ' 120
-ok $? "debug --shell gives a prompt"
+tap $? "debug --shell gives a prompt"
 tmux send-keys -t "$session" 'poweroff' Enter
 wait_for -F 'patchbay-exited=0' 30
-ok $? "poweroff ends debug --shell with exit code 0"
+tap $? "poweroff ends debug --shell with exit code 0"
 [ -z "$(ls "$tmpdir")" ]
-ok $? "debug --shell leaves no patchbay-debug.* folder behind"
+tap $? "debug --shell leaves no patchbay-debug.* folder behind"
 tmux kill-session -t "$session" 2>/dev/null
 
 echo "1..$n"

@@ -14,11 +14,7 @@ set -eu
 
 a=${1:-openat2-no-flags-check} b=${2:-w1-no-cn-flags-check}
 bk=$PATCHBAY_ROOT/scripts/build-kernel
-n=0 failed=0
-tap() {  # tap STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname -- "$0")/tap-lib.sh"
 
 # image KERNEL: build it in the shared tree now, print its Image's sha256
 image() {

@@ -10,11 +10,7 @@ set -eu
 
 patchbay=$PATCHBAY_ROOT/scripts/patchbay
 work=$(mktemp -d)
-n=0 failed=0
-tap() {  # tap STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname -- "$0")/tap-lib.sh"
 bg_pids=
 cleanup() {
     for p in $bg_pids; do kill "$p" 2> /dev/null || true; done

@@ -26,24 +26,7 @@ set -eu
 patchbay=$PATCHBAY_ROOT/scripts/patchbay
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
-n=0 failed=0
-tap() {  # tap STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
-show() {  # show FILE: its end, when a case failed
-    tail -n 12 "$1" | sed 's/^/    | /'
-}
-run() {  # run WANT_EXIT LOG ARGS...: patchbay ARGS, its exit code checked
-    want=$1 log=$2; shift 2
-    got=0
-    "$patchbay" "$@" > "$log" 2>&1 || got=$?
-    [ "$got" = "$want" ] || {
-        echo "    patchbay $*: exit $got, expected $want"
-        show "$log"
-        return 1
-    }
-}
+. "$(dirname -- "$0")/tap-lib.sh"
 
 replays() {  # replays DIR EXIT: replay DIR exits EXIT and matches its recording
     run "$2" "$1.replay.log" replay "$1" --results "$1/replay" &&

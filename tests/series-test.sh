@@ -24,24 +24,7 @@ hist=${1:?usage: series-test.sh HISTORY OUT} out=${2:?usage: series-test.sh HIST
 patchbay=$PATCHBAY_ROOT/scripts/patchbay
 rm -rf "$out"
 mkdir -p "$out"
-n=0
-tap() {  # tap STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-show() {  # show FILE: its end, when a case failed
-    tail -n 15 "$1" | sed 's/^/    | /'
-}
-run() {  # run WANT_EXIT LOG ARGS...: patchbay ARGS, its exit code checked
-    want=$1 log=$2; shift 2
-    got=0
-    "$patchbay" "$@" > "$log" 2>&1 || got=$?
-    [ "$got" = "$want" ] || {
-        echo "    patchbay $*: exit $got, expected $want"
-        show "$log"
-        return 1
-    }
-}
+. "$(dirname -- "$0")/tap-lib.sh"
 g() { git -c safe.directory='*' --git-dir="$hist" "$@"; }
 good=$(g rev-parse good) culprit=$(g rev-parse culprit)
 unbuildable=$(g rev-parse unbuildable)

@@ -24,16 +24,16 @@ sid=$(tmux display-message -p -t "$session" '#{pane_pid}')
 # the machine may be busy. A shell that ends early ends the wait.
 wait_for -F 'patchbay:/root# ' 300 'patchbay-shell-exited='
 s=$?
-ok $s "a prompt appears"
+tap $s "a prompt appears"
 [ $s = 0 ] || { screen > "$log"; screen | sed "/^ *$/d" | tail -n 15 | sed 's/^/#   /'; }
 echo "# time to prompt: $(echo "$(now) - $start" | bc) s"
 ! screen | grep -qE 'CRITICAL|WARNING \*\*'
-ok $? "no GLib CRITICAL or WARNING on the way to the prompt"
+tap $? "no GLib CRITICAL or WARNING on the way to the prompt"
 screen | grep -q 'suite w1params left out: it runs in a VM of its own'
-ok $? "w1params left out of the shell's VM, and said so (alone=true: its kernel arguments would change the w1 bus)"
+tap $? "w1params left out of the shell's VM, and said so (alone=true: its kernel arguments would change the w1 bus)"
 qemu_pids=$(pgrep -s "$sid" qemu-system)
 [ -n "$qemu_pids" ]
-ok $? "QEMU runs in the shell's session (pid $qemu_pids)"
+tap $? "QEMU runs in the shell's session (pid $qemu_pids)"
 
 # The emulated GPU is probed and a suite binary is on the initramfs; the
 # 1-Wire slaves show up after the first bus search (wire.timeout=1). The
@@ -41,25 +41,25 @@ ok $? "QEMU runs in the shell's session (pid $qemu_pids)"
 tmux send-keys -t "$session" \
     'ls /dev/dri; sleep 3; ls /sys/bus/w1/devices; ls /suites/msm; echo end-$((6 * 7))' Enter
 wait_for -F 'end-42' 30
-ok $? "commands run and print their output"
+tap $? "commands run and print their output"
 screen | grep -q 'renderD128'
-ok $? "the emulated GPU is there (/dev/dri/renderD128)"
+tap $? "the emulated GPU is there (/dev/dri/renderD128)"
 screen | grep -q '28-00000a1b2c3d'
-ok $? "the emulated DS18B20 is on the 1-Wire bus"
+tap $? "the emulated DS18B20 is on the 1-Wire bus"
 
 # A Debian arm64 program in the guest, with the libraries it needs.
 tmux send-keys -t "$session" 'lsusb; echo end-$((6 * 8))' Enter
 wait_for -F 'end-48' 30
 screen | grep -q 'Bus 00[0-9] Device 00[0-9]: ID 04fa:2490'
-ok $? "Debian's lsusb lists the emulated DS2490 (04fa:2490) (--guest-packages usbutils)"
+tap $? "Debian's lsusb lists the emulated DS2490 (04fa:2490) (--guest-packages usbutils)"
 
 tmux send-keys -t "$session" 'poweroff' Enter
 wait_for -F 'patchbay-shell-exited=0' 30
-ok $? "poweroff ends patchbay shell with exit code 0"
+tap $? "poweroff ends patchbay shell with exit code 0"
 sleep 0.2
 leftover=$(pgrep -s "$sid" qemu-system)
 [ -z "$leftover" ]
-ok $? "no QEMU process is left behind"
+tap $? "no QEMU process is left behind"
 
 screen > "$log"
 tmux kill-session -t "$session" 2>/dev/null

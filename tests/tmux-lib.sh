@@ -1,12 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that drive patchbay through tmux (sourced): TAP
-# results and polling the pane. The caller sets $session.
-n=0 failed=0
-
-ok() {  # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+# results (tap-lib.sh) and polling the pane. The caller sets $root and
+# $session.
+. "$root/tests/tap-lib.sh"
 
 screen() { tmux capture-pane -p -J -S -2000 -t "$session" 2>/dev/null; }
 
