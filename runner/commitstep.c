@@ -374,3 +374,17 @@ BuildStatus build_log_status(const char *log)
     return log && strstr(log, "kernel build failed") ? BUILD_FAILED
                                                      : BUILD_TROUBLE;
 }
+
+void commit_step_json_build_members(JsonBuilder *b, const CommitStep *step)
+{
+    results_json_add_string(b, "sha", step->sha);
+    results_json_add_string(b, "subject", step->subject);
+    results_json_add_string(b, "build", build_status_name(step->build));
+    results_json_add_string(b, "build_error", step->build_error);
+    json_builder_set_member_name(b, "build_s");
+    if (step->build != BUILD_NOT_TRIED) {
+        json_builder_add_double_value(b, step->build_s);
+    } else {
+        json_builder_add_null_value(b);
+    }
+}

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "resultdir.h"
 
@@ -91,6 +92,13 @@ char **commit_step_parse_args(GOptionContext *octx, int argc, char **argv,
 
 /* Run checkpatch; sets step->checkpatch (NULL when it could not run). */
 void commit_step_checkpatch(const StepContext *ctx, CommitStep *step);
+
+/*
+ * The members of the commit and its build in the JSON object being built:
+ * sha, subject, build, build_error, build_s (null when not tried); the one
+ * shape of series.json's rows and bisect.json's steps.
+ */
+void commit_step_json_build_members(JsonBuilder *b, const CommitStep *step);
 
 /* Build; sets build, build_error and build_s.  FALSE only when the child
  * could not be started at all (error set). */

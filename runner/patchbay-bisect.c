@@ -184,11 +184,7 @@ static gboolean write_json(const Bisect *b, GError **error)
 
         json_builder_begin_object(jb);
         results_json_add_int(jb, "index", s->index);
-        results_json_add_string(jb, "sha", s->step->sha);
-        results_json_add_string(jb, "subject", s->step->subject);
-        results_json_add_string(jb, "build", build_status_name(s->step->build));
-        results_json_add_double(jb, "build_s", s->step->build_s);
-        results_json_add_string(jb, "build_error", s->step->build_error);
+        commit_step_json_build_members(jb, s->step);
         json_builder_set_member_name(jb, "runs");
         json_builder_begin_array(jb);
         for (guint r = 0; r < s->runs->len; r++) {

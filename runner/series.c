@@ -276,8 +276,7 @@ static void add_row(JsonBuilder *b, const SeriesRow *row)
     guint e, w, c;
 
     json_builder_begin_object(b);
-    results_json_add_string(b, "sha", step->sha);
-    results_json_add_string(b, "subject", step->subject);
+    commit_step_json_build_members(b, step);
     if (checkpatch_counts(step->checkpatch, &e, &w, &c)) {
         json_builder_set_member_name(b, "checkpatch");
         json_builder_begin_object(b);
@@ -287,13 +286,6 @@ static void add_row(JsonBuilder *b, const SeriesRow *row)
         json_builder_end_object(b);
     } else {
         add_null(b, "checkpatch");
-    }
-    results_json_add_string(b, "build", build_status_name(step->build));
-    results_json_add_string(b, "build_error", step->build_error);
-    if (step->build != BUILD_NOT_TRIED) {
-        results_json_add_double(b, "build_s", step->build_s);
-    } else {
-        add_null(b, "build_s");
     }
     results_json_add_string(b, "verdict",
                             step->results ? step->results->verdict : NULL);
