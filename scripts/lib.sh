@@ -19,12 +19,15 @@ hash_inputs() {
 }
 
 # publish TMPDIR DEST : make a finished cache entry visible in one rename,
-# so that an interrupted build never leaves a half entry behind.
+# so that an interrupted build never leaves a half entry behind. An entry
+# is named by the hash of its inputs and never replaced: when two runs
+# build it at once, the second rename finds the first one's entry (rename(2)
+# does not replace a folder that is not empty), which is as good as its own
+# and may be in use already, and drops its own.
 publish() {
-    rm -rf "$2.old"
-    [ -e "$2" ] && mv "$2" "$2.old"
-    mv "$1" "$2"
-    rm -rf "$2.old"
+    mv -T "$1" "$2" 2>/dev/null && return 0
+    [ -e "$2" ] || die "cannot move $1 to $2"
+    rm -rf "$1"
 }
 
 # run_logged LOG CMD... : run a long command, keep its output in LOG and show
