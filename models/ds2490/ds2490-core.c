@@ -308,14 +308,17 @@ static uint8_t ds2490_bus_reset(DS2490Core *c)
 {
     bool shorted = false;
     bool presence = false;
+    uint8_t res;
 
     if (c->ops && c->ops->reset) {
         presence = c->ops->reset(c->bus, &shorted);
     }
     if (shorted) {
-        return DS2490_RR_SH;
+        res = DS2490_RR_SH;
+    } else {
+        res = presence ? 0 : DS2490_RR_NRS;
     }
-    return presence ? 0 : DS2490_RR_NRS;
+    return ds2490_faults_bus_reset(c->faults, res);
 }
 
 static int ds2490_bus_bit(DS2490Core *c, int bit)
@@ -339,6 +342,12 @@ static uint8_t ds2490_bus_byte(DS2490Core *c, uint8_t b)
         r |= ds2490_bus_bit(c, (b >> i) & 1) << i;
     }
     return r;
+}
+
+/* a data byte the host gets back (BYTE_IO, BLOCK_IO, READ_STRAIGHT) */
+static uint8_t ds2490_bus_read_byte(DS2490Core *c, uint8_t b)
+{
+    return ds2490_faults_bus_byte(c->faults, ds2490_bus_byte(c, b));
 }
 
 static void ds2490_set_speed(DS2490Core *c, unsigned speed)
@@ -489,7 +498,8 @@ static bool ds2490_start_next(DS2490Core *c, DS2490Run *r)
     c->cmd_value = value;
     c->cmd_kind = ds2490_decode(value, &ci) ? ci->kind : DS2490_KIND_NONE;
     c->cmd_phase = DS2490_PH_START;
-    c->cmd_result = 0;
+    /* error bits a fault plan gives this command (0 without one) */
+    c->cmd_result = ds2490_faults_command_start(c->faults);
     c->cmd_remaining = 0;
     c->cmd_aux = 0;
     c->spu_infinite = false;
@@ -594,7 +604,7 @@ static DS2490Step ds2490_step_byte(DS2490Core *c, DS2490Run *r)
     if (!ds2490_time_ok(c, r, 8 * ds2490_slot_ns(c))) {
         return DS2490_STEP_TIME;
     }
-    rb = ds2490_bus_byte(c, c->cmd_index & 0xff);
+    rb = ds2490_bus_read_byte(c, c->cmd_index & 0xff);
     if (!icp) {
         ds2490_ep3_push(c, rb);
     }
@@ -618,7 +628,7 @@ static DS2490Step ds2490_step_block(DS2490Core *c, DS2490Run *r)
     if (!ds2490_time_ok(c, r, 8 * ds2490_slot_ns(c))) {
         return DS2490_STEP_TIME;
     }
-    ds2490_ep3_push(c, ds2490_bus_byte(c, ds2490_ep2_pop(c)));
+    ds2490_ep3_push(c, ds2490_bus_read_byte(c, ds2490_ep2_pop(c)));
     c->cmd_remaining--;
     return DS2490_STEP_PROGRESS;
 }
@@ -729,7 +739,7 @@ static DS2490Step ds2490_step_read_straight(DS2490Core *c, DS2490Run *r)
         if (!ds2490_time_ok(c, r, 8 * ds2490_slot_ns(c))) {
             return DS2490_STEP_TIME;
         }
-        ds2490_ep3_push(c, ds2490_bus_byte(c, 0xff));
+        ds2490_ep3_push(c, ds2490_bus_read_byte(c, 0xff));
         c->cmd_aux--;
         return DS2490_STEP_PROGRESS;
     }
@@ -814,7 +824,8 @@ static DS2490Step ds2490_search_pass(DS2490Core *c, DS2490Run *r)
         ds2490_bus_bit(c, dir);
         rom |= (uint64_t)dir << i;
     }
-    ds2490_ep3_push64(c, rom);
+    /* a fault plan may report another id; the search goes on from rom */
+    ds2490_ep3_push64(c, ds2490_faults_search_id(c->faults, rom));
     c->search_found++;
     c->search_disc = disc;
     if (!sm) {
@@ -977,6 +988,9 @@ int64_t ds2490_run(DS2490Core *c)
         if (!c->active && !ds2490_start_next(c, &r)) {
             return -1;
         }
+        if (ds2490_faults_wedged(c->faults)) {
+            return -1;          /* never-idle: only the host ends it */
+        }
         switch (ds2490_step(c, &r)) {
         case DS2490_STEP_PROGRESS:
             break;
@@ -1018,6 +1032,7 @@ static void ds2490_reset_device(DS2490Core *c)
     c->results_count = 0;
 
     c->active = false;
+    ds2490_faults_unwedge(c->faults);
     c->cmd_kind = DS2490_KIND_NONE;
     c->cmd_phase = DS2490_PH_START;
     c->cmd_result = 0;
@@ -1038,9 +1053,20 @@ static void ds2490_reset_device(DS2490Core *c)
     c->spu_end_ns = 0;
 }
 
+/* the host gave up on a command a fault plan wedged: it ends, no result */
+static void ds2490_end_wedge(DS2490Core *c)
+{
+    if (ds2490_faults_unwedge(c->faults) && c->active) {
+        c->active = false;
+        c->cmd_phase = DS2490_PH_START;
+        c->spu_infinite = false;
+    }
+}
+
 /* both end an infinite pulse; HALT_EXE_IDLE (@at_once) any pulse */
 static void ds2490_halt(DS2490Core *c, bool at_once)
 {
+    ds2490_end_wedge(c);
     if (c->active && c->cmd_phase == DS2490_PH_SPU &&
         (at_once || c->spu_infinite)) {
         ds2490_finish(c, NULL);
@@ -1077,6 +1103,7 @@ static int ds2490_control(DS2490Core *c, uint16_t value)
         ds2490_halt(c, false);
         break;
     case DS2490_CTL_FLUSH_COMM_CMDS:
+        ds2490_end_wedge(c);
         ds2490_flush_cmdq(c);
         break;
     case DS2490_CTL_FLUSH_RCV_BUFFER:
@@ -1200,6 +1227,9 @@ int ds2490_vendor_out(DS2490Core *c, uint8_t request, uint16_t value,
 {
     int ret;
 
+    if (ds2490_faults_stall(c->faults)) {
+        return -1;              /* refused before the chip looks at it */
+    }
     /* finish what is due under the old settings first */
     ds2490_run(c);
     switch (request) {
@@ -1227,6 +1257,9 @@ int ds2490_vendor_in(DS2490Core *c, uint8_t request, uint16_t value,
     int n = 0;
 
     (void)index;
+    if (ds2490_faults_stall(c->faults)) {
+        return -1;
+    }
     if (request != DS2490_REQ_CONTROL || value != DS2490_CTL_GET_COMM_CMDS) {
         ds2490_guest_error(c, "IN vendor request 0x%02x: unsupported %s "
                            "0x%04x (only GET_COMM_CMDS reads)", request,
@@ -1306,7 +1339,9 @@ int ds2490_status(DS2490Core *c, uint8_t *buf, int max)
     st[13] = c->ep3_count;
 
     n = max < DS2490_STATUS_SIZE ? max : DS2490_STATUS_SIZE;
-    if (max > DS2490_STATUS_SIZE) {
+    /* a packet a fault plan cut short carries no result bytes */
+    n = ds2490_faults_ep1_length(c->faults, n);
+    if (n == DS2490_STATUS_SIZE && max > DS2490_STATUS_SIZE) {
         nres = max - DS2490_STATUS_SIZE;
         if (nres > c->results_count) {
             nres = c->results_count;
@@ -1338,6 +1373,9 @@ int ds2490_ep2_write(DS2490Core *c, const uint8_t *buf, int len)
     if (len == 0) {
         return 0;
     }
+    if (ds2490_faults_ep2_nak(c->faults)) {
+        return -1;
+    }
     if (len > space) {
         if (c->strict_fifo || space <= 0) {
             return -1;
@@ -1365,6 +1403,12 @@ int ds2490_ep3_read(DS2490Core *c, uint8_t *buf, int max)
     }
     /* the chip fails short reads; we hand out what fits, keep the rest */
     n = c->ep3_count < max ? c->ep3_count : max;
+    /* a fault plan may NAK anyway, or end the transfer early */
+    n = ds2490_faults_ep3_read(c->faults, n);
+    if (n < 0) {
+        c->ep3_nak_pending = true;
+        return -1;
+    }
     for (i = 0; i < n; i++) {
         buf[i] = ds2490_ep3_pop(c);
     }

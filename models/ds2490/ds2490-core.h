@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ds2490-faults.h"
+
 #ifdef __GNUC__
 #define DS2490_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -189,6 +191,12 @@ typedef struct DS2490Core {
     void (*guest_error)(void *opaque, const char *fmt, va_list ap)
         DS2490_PRINTF(2, 0);
     void *guest_error_opaque;
+    /*
+     * The fault plan (ds2490-faults.h) the hooks consult, or NULL for
+     * none.  Optional; set after ds2490_init(), not migrated here: the
+     * glue owns and migrates the plan.
+     */
+    DS2490Faults *faults;
 
     /* properties (usb-ds2490); set after ds2490_init() */
     int32_t timing;             /* DS2490_TIMING_INSTANT / _REALTIME */
@@ -283,7 +291,8 @@ int ds2490_vendor_in(DS2490Core *c, uint8_t request, uint16_t value,
 /*
  * EP1 interrupt IN: 16 state bytes followed by the pending result bytes
  * (up to 16, removed once delivered).  Never NAKs.  Returns the length,
- * at most max.
+ * at most max; fewer than 16 only when max asks so or a fault plan cuts
+ * the packet short (ep1-short: its result bytes stay queued).
  */
 int ds2490_status(DS2490Core *c, uint8_t *buf, int max);
 
@@ -297,6 +306,9 @@ int ds2490_ep2_write(DS2490Core *c, const uint8_t *buf, int len);
 /*
  * EP3 bulk IN: up to max bytes, or -1 = NAK when empty (0 if max <= 0).
  * Bytes beyond max stay queued (the chip would fail such a short read).
+ * A fault plan can NAK although data is ready (ep3-nak) or deliver fewer
+ * bytes, even none (ep3-short): ds2490_faults_ep3_cut_short() then says
+ * the USB transfer ends there, and the rest stays queued.
  */
 int ds2490_ep3_read(DS2490Core *c, uint8_t *buf, int max);
 

@@ -199,6 +199,9 @@ uint16_t ow_crc16(uint16_t crc, const uint8_t *data, size_t len);
 /* rom[7] = CRC8 of rom[0..6] */
 void ow_rom_set_crc(uint8_t rom[OW_ROM_LEN]);
 bool ow_rom_crc_valid(const uint8_t rom[OW_ROM_LEN]);
+/* a ROM id as the number the wire sends LSB first (rom[0] = bits 0-7) */
+uint64_t ow_rom_to_u64(const uint8_t rom[OW_ROM_LEN]);
+void ow_rom_from_u64(uint64_t v, uint8_t rom[OW_ROM_LEN]);
 /*
  * "28-0000012345ab" (Linux sysfs form: family, then the 48-bit serial MSB
  * first; hex digits in either case) -> wire-order ROM with CRC.  Returns

@@ -55,6 +55,26 @@ bool ow_rom_crc_valid(const uint8_t rom[OW_ROM_LEN])
     return ow_crc8(0, rom, OW_ROM_LEN) == 0;
 }
 
+uint64_t ow_rom_to_u64(const uint8_t rom[OW_ROM_LEN])
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 0; i < OW_ROM_LEN; i++) {
+        v |= (uint64_t)rom[i] << (8 * i);
+    }
+    return v;
+}
+
+void ow_rom_from_u64(uint64_t v, uint8_t rom[OW_ROM_LEN])
+{
+    int i;
+
+    for (i = 0; i < OW_ROM_LEN; i++) {
+        rom[i] = v >> (8 * i);
+    }
+}
+
 static int ow_hex_digit(char c)
 {
     if (c >= '0' && c <= '9') {

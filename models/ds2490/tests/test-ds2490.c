@@ -1941,26 +1941,6 @@ typedef struct OWWorld {
     OWDS2401 id[OWW_IDS];
 } OWWorld;
 
-static void rom_bytes(uint64_t rom, uint8_t out[OW_ROM_LEN])
-{
-    int i;
-
-    for (i = 0; i < OW_ROM_LEN; i++) {
-        out[i] = rom >> (8 * i);
-    }
-}
-
-static uint64_t rom_u64(const uint8_t b[OW_ROM_LEN])
-{
-    uint64_t v = 0;
-    int i;
-
-    for (i = 0; i < OW_ROM_LEN; i++) {
-        v |= (uint64_t)b[i] << (8 * i);
-    }
-    return v;
-}
-
 /* the engine on an OWBus with DS18B20s and DS2401s, same clock */
 static T *t_new_ow(OWWorld **worldp, bool realtime, int nids)
 {
@@ -1973,12 +1953,12 @@ static T *t_new_ow(OWWorld **worldp, bool realtime, int nids)
     ow_bus_init(&w->bus, t_clock, t);
     w->bus.instant = !realtime;
     for (i = 0; i < OWW_THERMS; i++) {
-        rom_bytes(make_rom(OW_FAMILY_DS18B20, 0x1000 + i * 0x10101), rom);
+        ow_rom_from_u64(make_rom(OW_FAMILY_DS18B20, 0x1000 + i * 0x10101), rom);
         ow_ds18b20_init(&w->therm[i], rom);
         g_assert_cmpint(ow_bus_attach(&w->bus, &w->therm[i].parent), ==, 0);
     }
     for (i = 0; i < nids; i++) {
-        rom_bytes(make_rom(OW_FAMILY_DS2401, 0xabc000 + i * 0x3777), rom);
+        ow_rom_from_u64(make_rom(OW_FAMILY_DS2401, 0xabc000 + i * 0x3777), rom);
         ow_ds2401_init(&w->id[i], rom);
         g_assert_cmpint(ow_bus_attach(&w->bus, &w->id[i].parent), ==, 0);
     }
@@ -2021,10 +2001,10 @@ static void test_ow_search(gconstpointer data)
     int n = 0, i;
 
     for (i = 0; i < OWW_THERMS; i++) {
-        roms[n++] = rom_u64(w->therm[i].parent.rom);
+        roms[n++] = ow_rom_to_u64(w->therm[i].parent.rom);
     }
     for (i = 0; i < OWW_IDS; i++) {
-        roms[n++] = rom_u64(w->id[i].parent.rom);
+        roms[n++] = ow_rom_to_u64(w->id[i].parent.rom);
     }
     qsort(roms, n, sizeof(uint64_t), cmp_search_order);
     k_reset_device(t);
@@ -2034,7 +2014,7 @@ static void test_ow_search(gconstpointer data)
     for (i = 0; i < n; i++) {
         uint8_t b[OW_ROM_LEN];
 
-        rom_bytes(ks->ids[i], b);
+        ow_rom_from_u64(ks->ids[i], b);
         g_assert_true(ow_rom_crc_valid(b));
         g_assert_cmphex(ks->ids[i], ==, roms[i]);
     }
@@ -2126,10 +2106,10 @@ static void test_ow_ds18b20(gconstpointer data)
     t_advance(t, 752000000);
     k_search(t, &sid, 0xEC, 64, ks);
     g_assert_cmpint(ks->found, ==, 2);
-    g_assert_true((ks->ids[0] == rom_u64(w->therm[1].parent.rom) &&
-                   ks->ids[1] == rom_u64(w->therm[6].parent.rom)) ||
-                  (ks->ids[1] == rom_u64(w->therm[1].parent.rom) &&
-                   ks->ids[0] == rom_u64(w->therm[6].parent.rom)));
+    g_assert_true((ks->ids[0] == ow_rom_to_u64(w->therm[1].parent.rom) &&
+                   ks->ids[1] == ow_rom_to_u64(w->therm[6].parent.rom)) ||
+                  (ks->ids[1] == ow_rom_to_u64(w->therm[1].parent.rom) &&
+                   ks->ids[0] == ow_rom_to_u64(w->therm[6].parent.rom)));
     g_free(ks);
     g_free(w);
     t_free(t);

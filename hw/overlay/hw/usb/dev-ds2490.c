@@ -24,6 +24,7 @@
 #include "migration/vmstate.h"
 #include "desc.h"
 #include "ds2490-core.h"
+#include "ds2490-faults.h"
 #include "ds2490-onewire.h"
 #include "trace.h"
 
@@ -36,6 +37,13 @@ OBJECT_DECLARE_SIMPLE_TYPE(USBDS2490State, USB_DS2490)
  */
 #define DS2490_MAX_OUT_TRANSFER 65536
 
+/*
+ * A host controller retries a NAKed bulk transfer by itself, within a
+ * frame (1 ms at full speed); QEMU's xHCI retries only when the device
+ * wakes the endpoint, so a NAK a fault plan made is followed by a wakeup.
+ */
+#define DS2490_FAULT_RETRY_NS   (1 * SCALE_MS)
+
 struct USBDS2490State {
     USBDevice parent_obj;
 
@@ -43,7 +51,15 @@ struct USBDS2490State {
     DS2490Core core;
     QEMUTimer *timer;
     USBEndpoint *ep_in;
+    USBEndpoint *ep_out;
     uint8_t bounce[DS2490_MAX_OUT_TRANSFER];
+
+    /*
+     * The fault plan (properties faults and fault-script), beside the
+     * engine so that plans set before realize survive ds2490_init().
+     */
+    DS2490Faults faults;
+    QEMUTimer *fault_retry_timer;
 
     /* properties */
     char *timing;
@@ -156,6 +172,32 @@ static void usb_ds2490_timer_cb(void *opaque)
     usb_ds2490_kick(opaque);
 }
 
+/* the host's retry after a NAK the fault plan made (EP2 or EP3) */
+static void usb_ds2490_fault_retry_cb(void *opaque)
+{
+    USBDS2490State *s = opaque;
+
+    if (s->ep_out) {
+        usb_wakeup(s->ep_out, 0);
+    }
+    usb_ds2490_kick(s);         /* EP3: its NAK left ep3_nak_pending set */
+}
+
+/* a fault of the plan happened (the engine is in the middle of a call) */
+static void usb_ds2490_fault(void *opaque, DS2490FaultKind kind,
+                             DS2490FaultEvent event, uint32_t n)
+{
+    USBDS2490State *s = opaque;
+
+    trace_usb_ds2490_fault(ds2490_fault_name(kind),
+                           ds2490_fault_event_name(event), n);
+    if (kind == DS2490_FAULT_EP2_NAK || kind == DS2490_FAULT_EP3_NAK) {
+        timer_mod(s->fault_retry_timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  DS2490_FAULT_RETRY_NS);
+    }
+}
+
 /* the engine's guest errors, with -d guest_errors */
 static void G_GNUC_PRINTF(2, 0)
 usb_ds2490_guest_error(void *opaque, const char *fmt, va_list ap)
@@ -186,6 +228,7 @@ static void usb_ds2490_handle_reset(USBDevice *dev)
 
     trace_usb_ds2490_reset();
     timer_del(s->timer);
+    timer_del(s->fault_retry_timer);
     ds2490_power_on(&s->core);
 }
 
@@ -251,7 +294,8 @@ static void usb_ds2490_handle_data(USBDevice *dev, USBPacket *p)
     case 1:     /* EP1 interrupt IN: status, never NAKs */
         usb_ds2490_kick(s);
         n = ds2490_status(&s->core, buf, MIN(size, sizeof(buf)));
-        trace_usb_ds2490_status(n, n > 0 ? buf[8] : 0, n > 16 ? n - 16 : 0);
+        /* a fault plan can cut the packet before the status byte */
+        trace_usb_ds2490_status(n, n > 8 ? buf[8] : 0, n > 16 ? n - 16 : 0);
         usb_packet_copy(p, buf, n);
         break;
     case -2:    /* EP2 bulk OUT: data for the 1-Wire bus */
@@ -280,18 +324,24 @@ static void usb_ds2490_handle_data(USBDevice *dev, USBPacket *p)
          */
         uint8_t in[DS2490_EP3_SIZE];
         size_t done = 0;
+        bool cut = false;
 
         usb_ds2490_kick(s);
         while (done < size) {
             n = ds2490_ep3_read(&s->core, in, MIN(size - done, sizeof(in)));
-            if (n <= 0) {
+            if (n < 0) {
                 break;
             }
             usb_packet_copy(p, in, n);
             done += n;
             usb_ds2490_kick(s);   /* room in EP3 may let a command go on */
+            /* a short (or zero-length) packet ends the transfer */
+            cut = ds2490_faults_ep3_cut_short(&s->faults);
+            if (cut || n == 0) {
+                break;
+            }
         }
-        if (done == 0) {
+        if (done == 0 && !cut) {
             p->status = USB_RET_NAK;
             return;
         }
@@ -325,6 +375,10 @@ static void usb_ds2490_realize(USBDevice *dev, Error **errp)
                 usb_ds2490_clock_ns, s);
     s->core.guest_error = usb_ds2490_guest_error;
     s->core.guest_error_opaque = s;
+    /* the plan itself may have been set already (-device ...,faults=) */
+    s->core.faults = &s->faults;
+    s->faults.notify = usb_ds2490_fault;
+    s->faults.notify_opaque = s;
     s->core.timing = realtime ? DS2490_TIMING_REALTIME
                               : DS2490_TIMING_INSTANT;
     s->core.strict_fifo = s->strict_fifo;
@@ -333,7 +387,10 @@ static void usb_ds2490_realize(USBDevice *dev, Error **errp)
     s->core.detect_byte = s->detect_byte;
     s->core.pmod = s->pmod;
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, usb_ds2490_timer_cb, s);
+    s->fault_retry_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                        usb_ds2490_fault_retry_cb, s);
     s->ep_in = usb_ep_get(dev, USB_TOKEN_IN, 3);
+    s->ep_out = usb_ep_get(dev, USB_TOKEN_OUT, 2);
     ds2490_power_on(&s->core);
 }
 
@@ -342,6 +399,7 @@ static void usb_ds2490_unrealize(USBDevice *dev)
     USBDS2490State *s = USB_DS2490(dev);
 
     timer_free(s->timer);
+    timer_free(s->fault_retry_timer);
 }
 
 /* "short": a run-time fault on the 1-Wire bus (qom-set). */
@@ -367,6 +425,66 @@ static void usb_ds2490_set_short(Object *obj, Visitor *v, const char *name,
     onewire_bus_core(&s->owbus)->shorted = value;
 }
 
+/*
+ * "faults" and "fault-script": the fault plan's two parts in their text
+ * formats (ds2490-faults.h), settable before realize and at run time
+ * (qom-set); a bad plan is refused with the parser's message and the old
+ * one stays.  Reading gives the plan in its canonical form.
+ */
+static char *usb_ds2490_get_faults(Object *obj, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char *text = g_malloc(DS2490_FAULTS_TEXT_MAX);
+
+    ds2490_faults_format_random(&s->faults, text, DS2490_FAULTS_TEXT_MAX);
+    return text;
+}
+
+static void usb_ds2490_set_faults(Object *obj, const char *value,
+                                  Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char err[DS2490_FAULTS_ERROR_MAX];
+
+    if (ds2490_faults_set_random(&s->faults, value, err, sizeof(err)) < 0) {
+        error_setg(errp, "usb-ds2490: faults: %s", err);
+        return;
+    }
+    trace_usb_ds2490_fault_plan("faults", value);
+}
+
+static char *usb_ds2490_get_fault_script(Object *obj, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char *text = g_malloc(DS2490_FAULTS_TEXT_MAX);
+
+    ds2490_faults_format_script(&s->faults, text, DS2490_FAULTS_TEXT_MAX);
+    return text;
+}
+
+static void usb_ds2490_set_fault_script(Object *obj, const char *value,
+                                        Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char err[DS2490_FAULTS_ERROR_MAX];
+
+    if (ds2490_faults_set_script(&s->faults, value, err, sizeof(err)) < 0) {
+        error_setg(errp, "usb-ds2490: fault-script: %s", err);
+        return;
+    }
+    trace_usb_ds2490_fault_plan("fault-script", value);
+}
+
+/* "fault-counts" (read-only): the faults injected since the plan was set */
+static char *usb_ds2490_get_fault_counts(Object *obj, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char *text = g_malloc(DS2490_FAULTS_TEXT_MAX);
+
+    ds2490_faults_format_counts(&s->faults, text, DS2490_FAULTS_TEXT_MAX);
+    return text;
+}
+
 static int usb_ds2490_post_load(void *opaque, int version_id)
 {
     USBDS2490State *s = USB_DS2490(opaque);
@@ -379,6 +497,67 @@ static int usb_ds2490_post_load(void *opaque, int version_id)
     }
     return 0;
 }
+
+static bool usb_ds2490_faults_needed(void *opaque)
+{
+    USBDS2490State *s = USB_DS2490(opaque);
+
+    return ds2490_faults_in_use(&s->faults) ||
+           timer_pending(s->fault_retry_timer);
+}
+
+static int usb_ds2490_faults_post_load(void *opaque, int version_id)
+{
+    USBDS2490State *s = USB_DS2490(opaque);
+
+    if (!ds2490_faults_valid(&s->faults)) {
+        error_report("usb-ds2490: invalid fault plan in the migration "
+                     "stream");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/*
+ * The fault plan, only when one is set or a fault left state behind
+ * (a stream without faults is the same as before plans existed).  The
+ * plan goes with its run state, the generator, the event counts, the
+ * pending script faults and a wedged command, so that the destination
+ * (or a replay) goes on with the faults the source would have had; a
+ * plan set with qom-set would otherwise be lost.  Not migrated: the
+ * notify link, and ep3_cut, which lives within one EP3 transfer.
+ */
+static const VMStateDescription vmstate_usb_ds2490_faults = {
+    .name = "usb-ds2490/faults",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = usb_ds2490_faults_needed,
+    .post_load = usb_ds2490_faults_post_load,
+    .fields = (const VMStateField[]) {
+        /* the plan */
+        VMSTATE_UINT64(faults.seed, USBDS2490State),
+        VMSTATE_UINT16_ARRAY(faults.permille, USBDS2490State,
+                             DS2490_FAULT_KINDS),
+        VMSTATE_UINT8(faults.script_len, USBDS2490State),
+        VMSTATE_UINT8_ARRAY(faults.script_event, USBDS2490State,
+                            DS2490_FAULT_SCRIPT_MAX),
+        VMSTATE_UINT8_ARRAY(faults.script_kind, USBDS2490State,
+                            DS2490_FAULT_SCRIPT_MAX),
+        VMSTATE_UINT32_ARRAY(faults.script_n, USBDS2490State,
+                             DS2490_FAULT_SCRIPT_MAX),
+        /* its run state */
+        VMSTATE_UINT64(faults.prng, USBDS2490State),
+        VMSTATE_UINT32_ARRAY(faults.events, USBDS2490State,
+                             DS2490_FAULT_EVENTS),
+        VMSTATE_UINT32_ARRAY(faults.injected, USBDS2490State,
+                             DS2490_FAULT_KINDS),
+        VMSTATE_BOOL_ARRAY(faults.pending, USBDS2490State,
+                           DS2490_FAULT_KINDS),
+        VMSTATE_BOOL(faults.wedged, USBDS2490State),
+        VMSTATE_TIMER_PTR(fault_retry_timer, USBDS2490State),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 /*
  * The engine's guest-visible state, the bus's run-time state (the slaves
@@ -460,6 +639,10 @@ static const VMStateDescription vmstate_usb_ds2490 = {
         VMSTATE_TIMER_PTR(timer, USBDS2490State),
         VMSTATE_END_OF_LIST()
     },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_usb_ds2490_faults,
+        NULL
+    },
 };
 
 static const Property usb_ds2490_properties[] = {
@@ -488,6 +671,20 @@ static void usb_ds2490_class_init(ObjectClass *klass, void *data)
     device_class_set_props(dc, usb_ds2490_properties);
     object_class_property_add(klass, "short", "bool", usb_ds2490_get_short,
                               usb_ds2490_set_short, NULL, NULL);
+    /* not qdev properties: those cannot be set after realize */
+    object_class_property_add_str(klass, "faults", usb_ds2490_get_faults,
+                                  usb_ds2490_set_faults);
+    object_class_property_set_description(klass, "faults",
+        "random faults: seed=N,KIND=PER-MILLE,... (docs/devices/ds2490.md)");
+    object_class_property_add_str(klass, "fault-script",
+                                  usb_ds2490_get_fault_script,
+                                  usb_ds2490_set_fault_script);
+    object_class_property_set_description(klass, "fault-script",
+        "scripted faults: EVENT:N:KIND;... (docs/devices/ds2490.md)");
+    object_class_property_add_str(klass, "fault-counts",
+                                  usb_ds2490_get_fault_counts, NULL);
+    object_class_property_set_description(klass, "fault-counts",
+        "faults injected since the plan was set: KIND=COUNT,...");
     set_bit(DEVICE_CATEGORY_BRIDGE, dc->categories);
 }
 
