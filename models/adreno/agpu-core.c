@@ -132,10 +132,28 @@ static uint32_t agpu_master_int(const AGpuCore *g)
     return m;
 }
 
+/* the line rises: a fault plan may add status bits nothing caused */
+static void agpu_irq_rises(AGpuCore *g)
+{
+    AGpuIrqBits enabled = {
+        .cp = g->regs[AGPU_REG_CP_INT_CNTL],
+        .mh = g->regs[AGPU_REG_MH_INTERRUPT_MASK],
+        .rbbm = g->regs[AGPU_REG_RBBM_INT_CNTL],
+    };
+    AGpuIrqBits extra = agpu_faults_irq(g->faults, enabled);
+
+    g->regs[AGPU_REG_CP_INT_STATUS] |= extra.cp & enabled.cp;
+    g->regs[AGPU_REG_MH_INTERRUPT_STATUS] |= extra.mh & enabled.mh;
+    g->regs[AGPU_REG_RBBM_INT_STATUS] |= extra.rbbm & enabled.rbbm;
+}
+
 void agpu_update_irq(AGpuCore *g)
 {
     uint8_t level = agpu_master_int(g) != 0;
 
+    if (level && !g->irq_level) {
+        agpu_irq_rises(g);
+    }
     if (level != g->irq_level) {
         g->irq_level = level;
         if (g->ops && g->ops->set_irq) {
@@ -253,6 +271,7 @@ void agpu_reset(AGpuCore *g)
     g->stat_unimplemented = 0;
     g->stat_hangs = 0;
 
+    agpu_faults_power_on(g->faults);
     agpu_sync_irq(g);
 }
 
@@ -269,7 +288,7 @@ void agpu_init(AGpuCore *g, const AGpuOps *ops, void *opaque,
     agpu_reset(g);
 }
 
-uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg)
+uint32_t agpu_reg_value(const AGpuCore *g, uint32_t reg)
 {
     uint32_t chip = g->chip_id;
 
@@ -316,9 +335,19 @@ uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg)
     }
 }
 
+uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg)
+{
+    if (reg >= AGPU_NUM_REGS) {
+        return 0;
+    }
+    return agpu_faults_read(g->faults, reg, agpu_reg_value(g, reg),
+                            agpu_rb_size(g));
+}
+
 static void agpu_write_wptr(AGpuCore *g, uint32_t value)
 {
     uint32_t size = agpu_rb_size(g);
+    uint32_t from = g->rb_wptr;
 
     if (value >= size) {
         /* the kernel always masks (adreno_flush()); flag, then wrap */
@@ -330,6 +359,32 @@ static void agpu_write_wptr(AGpuCore *g, uint32_t value)
     }
     g->rb_wptr = value;
     g->regs[AGPU_REG_CP_RB_WPTR] = value;
+    if (value != from) {
+        agpu_faults_submit(g->faults, from);
+    }
+}
+
+/*
+ * An ack of @value in @status_reg, whose causes latch only while enabled
+ * in @mask_reg.  With irq-storm the bits just cleared latch again: the
+ * line drops and rises again at once.
+ */
+static void agpu_ack(AGpuCore *g, uint32_t status_reg, uint32_t mask_reg,
+                     uint32_t value)
+{
+    uint32_t cleared = g->regs[status_reg] & value;
+    uint32_t again;
+
+    g->regs[status_reg] &= ~value;
+    agpu_update_irq(g);
+    if (!cleared) {
+        return;
+    }
+    again = agpu_faults_ack(g->faults, cleared) & g->regs[mask_reg];
+    if (again) {
+        g->regs[status_reg] |= again;
+        agpu_update_irq(g);
+    }
 }
 
 void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
@@ -337,11 +392,16 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
     if (reg >= AGPU_NUM_REGS) {
         return;
     }
+    /* stale-read: what a read overtaking this write would still see */
+    if (agpu_faults_active(g->faults)) {
+        agpu_faults_write(g->faults, reg, agpu_reg_value(g, reg));
+    }
     switch (reg) {
     case AGPU_REG_RBBM_SOFT_RESET:
         g->regs[reg] = value;
         if (value & AGPU_SOFT_RESET_CP) {
             agpu_cp_reset(g, true);
+            agpu_faults_soft_reset(g->faults);
         }
         break;
     case AGPU_REG_CP_ME_CNTL:
@@ -372,16 +432,14 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value)
         agpu_update_irq(g);
         break;
     case AGPU_REG_CP_INT_ACK:
-        g->regs[AGPU_REG_CP_INT_STATUS] &= ~value;
-        agpu_update_irq(g);
+        agpu_ack(g, AGPU_REG_CP_INT_STATUS, AGPU_REG_CP_INT_CNTL, value);
         break;
     case AGPU_REG_RBBM_INT_ACK:
-        g->regs[AGPU_REG_RBBM_INT_STATUS] &= ~value;
-        agpu_update_irq(g);
+        agpu_ack(g, AGPU_REG_RBBM_INT_STATUS, AGPU_REG_RBBM_INT_CNTL, value);
         break;
     case AGPU_REG_MH_INTERRUPT_CLEAR:
-        g->regs[AGPU_REG_MH_INTERRUPT_STATUS] &= ~value;
-        agpu_update_irq(g);
+        agpu_ack(g, AGPU_REG_MH_INTERRUPT_STATUS, AGPU_REG_MH_INTERRUPT_MASK,
+                 value);
         break;
     case AGPU_REG_CP_ME_RAM_WADDR:
         g->regs[reg] = value;

@@ -12,7 +12,10 @@
  * Glue contract:
  *  - MMIO accesses are 32 bit; the glue passes the dword index
  *    (byte offset / 4) to agpu_reg_read() / agpu_reg_write().  Reads have
- *    no side effects (the driver dumps every register range on a hang).
+ *    no side effects (the driver dumps every register range on a hang),
+ *    unless a fault plan is set (AGpuCore.faults, agpu-faults.h): then
+ *    they count the plan's "read" and "rptr" events and may draw from its
+ *    generator.
  *  - The CP never runs inside agpu_reg_write().  After a register write
  *    for which agpu_cp_runnable() is true (typically CP_RB_WPTR or
  *    CP_ME_CNTL), schedule a bottom half that calls agpu_run(); while
@@ -24,8 +27,15 @@
  *  - dma_write() must make the data visible before the interrupt that
  *    follows it (the driver reads the fence from its IRQ handler).
  *  - The state is plain data (fixed-width fields, fixed-size arrays) so
- *    it can be described with VMState; the only pointers are ops/opaque.
- *    After loading, reject the state unless agpu_state_valid() is true.
+ *    it can be described with VMState; the only pointers are the links
+ *    ops, opaque and faults.  After loading, reject the state unless
+ *    agpu_state_valid() is true.
+ *  - A fault plan is optional: the glue owns an AGpuFaults, points
+ *    AGpuCore.faults at it after agpu_init() and migrates it (a
+ *    subsection, only when agpu_faults_in_use(); agpu_faults_valid()).
+ *    A slow reset (reset-slow) is polled like a wait, one agpu_run() per
+ *    ~100 us; while agpu_faults_resetting(), a register write schedules
+ *    the next poll at that interval, not at once.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -35,6 +45,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "agpu-faults.h"
 
 /*
  * Register window: 128 KiB as on imx53; the highest register the a200
@@ -79,6 +91,12 @@ typedef struct AGpuCore {
     /* links, set by agpu_init(); not migrated */
     const AGpuOps *ops;
     void *opaque;
+    /*
+     * The fault plan the hooks consult (agpu-faults.h), or NULL for none.
+     * Optional; set after agpu_init(), not migrated here: the glue owns
+     * and migrates the plan.
+     */
+    AGpuFaults *faults;
 
     /* configuration (properties), set by agpu_init() or the glue */
     uint32_t chip_id;
@@ -156,7 +174,11 @@ void agpu_init(AGpuCore *g, const AGpuOps *ops, void *opaque,
 /* power-on values; lowers the interrupt line */
 void agpu_reset(AGpuCore *g);
 
-/* reg = dword index; indices outside the window read 0 / are ignored */
+/*
+ * reg = dword index; indices outside the window read 0 / are ignored.
+ * agpu_reg_read() is the guest's read: a fault plan may change the value
+ * it returns (rptr-jump, stale-read).
+ */
 uint32_t agpu_reg_read(AGpuCore *g, uint32_t reg);
 /* the register's name (dword index reg), or "unknown" */
 const char *agpu_regname(uint32_t reg);
@@ -165,16 +187,21 @@ void agpu_reg_write(AGpuCore *g, uint32_t reg, uint32_t value);
 /*
  * Run the CP for at most `budget` packets (a long packet counts one per
  * 64 dwords).  Returns true if it should be called again soon: more
- * ring/IB work, or a CP_WAIT_REG_* pending.  Returns false when idle,
- * halted, hung, or waiting for the rest of a packet beyond CP_RB_WPTR.
+ * ring/IB work, a CP_WAIT_REG_* pending, or a slow reset (reset-slow)
+ * in progress, which each call brings one poll nearer its end.  Returns
+ * false when idle, halted, hung, or waiting for the rest of a packet
+ * beyond CP_RB_WPTR.
  */
 bool agpu_run(AGpuCore *g, uint32_t budget);
 
 /* agpu_run() could make progress now (schedule it after MMIO writes) */
 bool agpu_cp_runnable(const AGpuCore *g);
-/* the CP is stalled in CP_WAIT_REG_MEM/_EQ/_GTE: poll from a timer */
+/*
+ * the CP is stalled in CP_WAIT_REG_MEM/_EQ/_GTE, or held in a slow reset
+ * (reset-slow): poll from a timer
+ */
 bool agpu_cp_waiting(const AGpuCore *g);
-/* the CP has work in flight, is stalled or hung (RBBM_STATUS bit 31) */
+/* the CP has work in flight, is stalled, hung or in a slow reset */
 bool agpu_cp_busy(const AGpuCore *g);
 /* the firmware images carry the project's magic */
 bool agpu_fw_valid(const AGpuCore *g);

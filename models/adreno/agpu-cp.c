@@ -87,6 +87,7 @@ void agpu_cp_reset(AGpuCore *g, bool soft)
     g->hung = 0;
     g->hang_work = 0;
     g->cp_gen++;
+    agpu_faults_cp_reset(g->faults);
     if (soft) {
         g->protected_mode = 0;
         g->regs[AGPU_REG_CP_INT_STATUS] = 0;
@@ -98,23 +99,27 @@ static bool agpu_cp_can_run(const AGpuCore *g)
 {
     return !(g->regs[AGPU_REG_CP_ME_CNTL] & AGPU_ME_CNTL_HALT) &&
            !(g->regs[AGPU_REG_RBBM_SOFT_RESET] & AGPU_SOFT_RESET_CP) &&
-           !g->hung;
+           !g->hung && !agpu_faults_resetting(g->faults);
 }
 
 bool agpu_cp_busy(const AGpuCore *g)
 {
-    return g->rb_rptr != g->rb_wptr || g->depth || g->waiting || g->hung;
+    return g->rb_rptr != g->rb_wptr || g->depth || g->waiting || g->hung ||
+           agpu_faults_resetting(g->faults);
 }
 
+/* a slow reset (reset-slow) ends by the glue's polls, like a wait */
 bool agpu_cp_waiting(const AGpuCore *g)
 {
-    return g->waiting && agpu_cp_can_run(g);
+    return (g->waiting && agpu_cp_can_run(g)) ||
+           agpu_faults_resetting(g->faults);
 }
 
 bool agpu_cp_runnable(const AGpuCore *g)
 {
-    return agpu_cp_can_run(g) &&
-           (g->rb_rptr != g->rb_wptr || g->depth || g->waiting);
+    return (agpu_cp_can_run(g) &&
+            (g->rb_rptr != g->rb_wptr || g->depth || g->waiting)) ||
+           agpu_faults_resetting(g->faults);
 }
 
 /* GPU address of the packet the CP is executing, and its level */
@@ -382,7 +387,7 @@ static int agpu_op_reg_to_mem(AGpuCore *g, const uint32_t *p,
         uint32_t k = n - done < AGPU_CHUNK ? n - done : AGPU_CHUNK;
 
         for (i = 0; i < k; i++) {
-            buf[i] = agpu_reg_read(g, reg + done + i);
+            buf[i] = agpu_reg_value(g, reg + done + i);
         }
         if (!agpu_mem_write32(g, va + (uint64_t)done * 4, buf, k)) {
             return AGPU_EXEC_DONE;      /* abandoned */
@@ -458,7 +463,7 @@ static int agpu_wait_check(AGpuCore *g)
             return -1;
         }
     } else {
-        val = agpu_reg_read(g, g->wait_addr);
+        val = agpu_reg_value(g, g->wait_addr);
     }
     return agpu_compare(AGPU_WRM_FUNC(g->wait_ctrl), val & g->wait_mask,
                         g->wait_ctrl & AGPU_WAIT_UNMASKED_REF ?
@@ -659,6 +664,12 @@ static int agpu_cp_step(AGpuCore *g, uint32_t *cost)
         agpu_cp_pop(g);
         return AGPU_STEP_POP;
     }
+    /* cp-stall: hung at the start of the submit, until a soft reset */
+    if (g->depth == 0 && agpu_faults_cp_stalls(g->faults, g->rb_rptr)) {
+        g->hung = 1;
+        g->stat_hangs++;
+        return AGPU_STEP_HUNG;
+    }
     if (!agpu_cp_fetch(g, 0, &hdr, 1)) {
         return agpu_cp_fetch_fault(g);
     }
@@ -730,10 +741,11 @@ static bool agpu_cp_wait_poll(AGpuCore *g)
 static void agpu_rptr_writeback(AGpuCore *g)
 {
     uint32_t addr = g->regs[AGPU_REG_CP_RB_RPTR_ADDR] & AGPU_RB_RPTR_ADDR_MASK;
-    uint32_t v = g->rb_rptr;
+    uint32_t v;
 
     /* the msm driver sets NO_UPDATE; KGSL-style drivers shadow RPTR */
     if (!(g->regs[AGPU_REG_CP_RB_CNTL] & AGPU_RB_CNTL_NO_UPDATE) && addr) {
+        v = agpu_faults_rptr_shadow(g->faults, g->rb_rptr, agpu_rb_size(g));
         agpu_mem_write32(g, addr, &v, 1);
     }
 }
@@ -744,6 +756,10 @@ bool agpu_run(AGpuCore *g, uint32_t budget)
     bool polled = false;
     bool again;
 
+    /* reset-slow: each call is one poll; the CP stays in reset till then */
+    if (agpu_faults_reset_poll(g->faults)) {
+        return true;
+    }
     for (;;) {
         uint32_t cost;
         int r;

@@ -11,6 +11,8 @@
 #include "agpu-regs.h"
 
 /* agpu-core.c */
+/* a register's value as the GPU sees it: no fault plan, no side effect */
+uint32_t agpu_reg_value(const AGpuCore *g, uint32_t reg);
 void agpu_update_irq(AGpuCore *g);
 void agpu_raise_cp(AGpuCore *g, uint32_t bits);
 void agpu_raise_mh(AGpuCore *g, uint32_t bits);

@@ -34,11 +34,10 @@ static void agpu_stl_le(uint8_t *b, uint32_t v)
     b[3] = (uint8_t)(v >> 24);
 }
 
-static void agpu_mmu_fault(AGpuCore *g, uint64_t va, bool write)
+/* latch and raise a page fault (a fault plan's has no guest error) */
+static void agpu_mmu_fault_raise(AGpuCore *g, uint64_t va, bool write)
 {
     g->stat_mmu_faults++;
-    agpu_guest_error(g, "agpu: gpummu page fault, %s VA 0x%08" PRIx64,
-                     write ? "write" : "read", va);
     /* the first fault stays latched until MH_INTERRUPT_CLEAR */
     if (!(g->regs[AGPU_REG_MH_INTERRUPT_STATUS] &
           AGPU_MH_INT_MMU_PAGE_FAULT)) {
@@ -47,6 +46,13 @@ static void agpu_mmu_fault(AGpuCore *g, uint64_t va, bool write)
             (write ? AGPU_PAGE_FAULT_WRITE : 0) | AGPU_PAGE_FAULT_VALID;
     }
     agpu_raise_mh(g, AGPU_MH_INT_MMU_PAGE_FAULT);
+}
+
+static void agpu_mmu_fault(AGpuCore *g, uint64_t va, bool write)
+{
+    agpu_guest_error(g, "agpu: gpummu page fault, %s VA 0x%08" PRIx64,
+                     write ? "write" : "read", va);
+    agpu_mmu_fault_raise(g, va, write);
 }
 
 static void agpu_bus_error(AGpuCore *g, uint64_t pa, bool write)
@@ -96,6 +102,11 @@ static bool agpu_translate(AGpuCore *g, uint64_t va, uint32_t len,
     pte = agpu_ldl_le(b);
     if (!(pte & (write ? AGPU_PTE_WRITE : AGPU_PTE_READ))) {
         agpu_mmu_fault(g, va, write);
+        return false;
+    }
+    /* mmu-fault: the walk of a mapped page fails all the same */
+    if (agpu_faults_mmu(g->faults)) {
+        agpu_mmu_fault_raise(g, va, write);
         return false;
     }
     *pa = (pte & AGPU_PTE_ADDR_MASK) | (va & AGPU_PAGE_MASK);

@@ -14,7 +14,8 @@
  * Events are counted from the moment a plan is set; setting either part
  * of the plan (even to the same text) restarts the counters, the pending
  * script faults and the generator.  The same seed, script and sequence of
- * host requests give the same faults.
+ * host requests give the same faults.  The formats and the generator are
+ * models/faultplan's, which the agpu's plans share.
  *
  * The engine reaches the plan through DS2490Core.faults (NULL: no faults)
  * and calls one hook per site (ds2490_faults_stall() ...); an empty plan

@@ -2,10 +2,11 @@
  * patchbay agpu: an Adreno-200-like GPU on the virt platform bus
  *
  * Thin QEMU glue. The GPU itself (register file, gpummu, PM4 command
- * processor, interrupt logic) is the QEMU-free core agpu-core.c from
- * patchbay's models/adreno; this file connects it to QEMU: the MMIO window,
- * one level interrupt, DMA to guest memory, a bottom half and a timer that
- * run the command processor, reset and migration.
+ * processor, interrupt logic, fault plans) is the QEMU-free core
+ * agpu-core.c and agpu-faults.c from patchbay's models/adreno; this file
+ * connects it to QEMU: the MMIO window, one level interrupt, DMA to guest
+ * memory, a timer that runs the command processor, reset, the fault plan's
+ * properties and migration.
  * See patchbay's docs/devices/agpu.md.
  *
  * Copyright (c) 2026 patchbay authors
@@ -14,6 +15,7 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -25,6 +27,7 @@
 #include "migration/vmstate.h"
 #include "hw/display/agpu.h"
 #include "agpu-core.h"
+#include "agpu-faults.h"
 #include "trace.h"
 
 /* the core does the work; the glue adds QEMU's resources and properties */
@@ -42,6 +45,11 @@ struct AGpuState {
     bool fw_strict;
 
     AGpuCore core;
+    /*
+     * The fault plan (properties faults and fault-script), beside the
+     * core so that a plan set before realize survives agpu_init().
+     */
+    AGpuFaults faults;
 };
 
 /* Packets the command processor may execute per call of agpu_run(). */
@@ -95,6 +103,13 @@ static void agpu_dev_set_irq(void *opaque, bool level)
 static void agpu_dev_guest_error(void *opaque, const char *msg)
 {
     qemu_log_mask(LOG_GUEST_ERROR, "%s\n", msg);
+}
+
+/* a fault of the plan happened (the core is in the middle of a call) */
+static void agpu_dev_fault(void *opaque, AGpuFaultKind kind,
+                           AGpuFaultEvent event, uint32_t n)
+{
+    trace_agpu_fault(agpu_fault_name(kind), agpu_fault_event_name(event), n);
 }
 
 static const AGpuOps agpu_dev_ops = {
@@ -169,7 +184,12 @@ static void agpu_dev_mmio_write(void *opaque, hwaddr offset, uint64_t value,
     trace_agpu_write(offset, agpu_regname(offset >> 2), value);
     agpu_reg_write(&s->core, offset >> 2, value);
     if (agpu_cp_runnable(&s->core)) {
-        agpu_dev_kick(s, 0);
+        /*
+         * A slow reset (fault plan reset-slow) lasts a number of polls:
+         * the guest's writes must not add any, so it lasts its 2 s.
+         */
+        agpu_dev_kick(s, agpu_faults_resetting(&s->faults) ? AGPU_POLL_NS
+                                                           : 0);
     }
 }
 
@@ -222,6 +242,10 @@ static void agpu_dev_realize(DeviceState *dev, Error **errp)
     agpu_init(&s->core, &agpu_dev_ops, s, s->chip_id, s->gmem_size);
     s->core.hang_limit = s->hang_limit;
     s->core.fw_strict = s->fw_strict;
+    /* the plan itself may have been set already (-device agpu,faults=) */
+    s->core.faults = &s->faults;
+    s->faults.notify = agpu_dev_fault;
+    s->faults.notify_opaque = s;
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, agpu_dev_timer, s);
 }
 
@@ -231,6 +255,65 @@ static void agpu_dev_unrealize(DeviceState *dev)
 
     timer_free(s->timer);
     s->timer = NULL;
+}
+
+/*
+ * "faults" and "fault-script": the fault plan's two parts in their text
+ * formats (agpu-faults.h), settable before realize and at run time
+ * (qom-set); a bad plan is refused with the parser's message and the old
+ * one stays.  Reading gives the plan in its canonical form.
+ */
+static char *agpu_dev_get_faults(Object *obj, Error **errp)
+{
+    AGpuState *s = AGPU(obj);
+    char *text = g_malloc(AGPU_FAULTS_TEXT_MAX);
+
+    agpu_faults_format_random(&s->faults, text, AGPU_FAULTS_TEXT_MAX);
+    return text;
+}
+
+static void agpu_dev_set_faults(Object *obj, const char *value, Error **errp)
+{
+    AGpuState *s = AGPU(obj);
+    char err[AGPU_FAULTS_ERROR_MAX];
+
+    if (agpu_faults_set_random(&s->faults, value, err, sizeof(err)) < 0) {
+        error_setg(errp, "agpu: faults: %s", err);
+        return;
+    }
+    trace_agpu_fault_plan("faults", value);
+}
+
+static char *agpu_dev_get_fault_script(Object *obj, Error **errp)
+{
+    AGpuState *s = AGPU(obj);
+    char *text = g_malloc(AGPU_FAULTS_TEXT_MAX);
+
+    agpu_faults_format_script(&s->faults, text, AGPU_FAULTS_TEXT_MAX);
+    return text;
+}
+
+static void agpu_dev_set_fault_script(Object *obj, const char *value,
+                                      Error **errp)
+{
+    AGpuState *s = AGPU(obj);
+    char err[AGPU_FAULTS_ERROR_MAX];
+
+    if (agpu_faults_set_script(&s->faults, value, err, sizeof(err)) < 0) {
+        error_setg(errp, "agpu: fault-script: %s", err);
+        return;
+    }
+    trace_agpu_fault_plan("fault-script", value);
+}
+
+/* "fault-counts" (read-only): the faults injected since the plan was set */
+static char *agpu_dev_get_fault_counts(Object *obj, Error **errp)
+{
+    AGpuState *s = AGPU(obj);
+    char *text = g_malloc(AGPU_FAULTS_TEXT_MAX);
+
+    agpu_faults_format_counts(&s->faults, text, AGPU_FAULTS_TEXT_MAX);
+    return text;
 }
 
 static int agpu_dev_post_load(void *opaque, int version_id)
@@ -249,6 +332,69 @@ static int agpu_dev_post_load(void *opaque, int version_id)
      */
     return 0;
 }
+
+static bool agpu_dev_faults_needed(void *opaque)
+{
+    AGpuState *s = opaque;
+
+    return agpu_faults_in_use(&s->faults);
+}
+
+static int agpu_dev_faults_post_load(void *opaque, int version_id)
+{
+    AGpuState *s = opaque;
+
+    if (!agpu_faults_valid(&s->faults)) {
+        error_report("agpu: invalid fault plan in the migration stream");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/*
+ * The fault plan, only when one (or a seed) is set or a fault left state
+ * behind (a stalled submit, a slow reset), so that a stream without
+ * faults is the same as before plans existed.  The plan goes with its
+ * run state, the generator, the event counts, the pending script faults
+ * and stale-read's last writes, so that the destination (or a replay)
+ * goes on with the faults the source would have had; a plan set with
+ * qom-set would otherwise be lost.  Not migrated: the notify link.
+ */
+static const VMStateDescription vmstate_agpu_faults = {
+    .name = "agpu/faults",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = agpu_dev_faults_needed,
+    .post_load = agpu_dev_faults_post_load,
+    .fields = (const VMStateField[]) {
+        /* the plan */
+        VMSTATE_UINT64(faults.seed, AGpuState),
+        VMSTATE_UINT16_ARRAY(faults.permille, AGpuState, AGPU_FAULT_KINDS),
+        VMSTATE_UINT8(faults.script_len, AGpuState),
+        VMSTATE_UINT8_ARRAY(faults.script_event, AGpuState,
+                            AGPU_FAULT_SCRIPT_MAX),
+        VMSTATE_UINT8_ARRAY(faults.script_kind, AGpuState,
+                            AGPU_FAULT_SCRIPT_MAX),
+        VMSTATE_UINT32_ARRAY(faults.script_n, AGpuState,
+                             AGPU_FAULT_SCRIPT_MAX),
+        /* its run state */
+        VMSTATE_UINT64(faults.prng, AGpuState),
+        VMSTATE_UINT32_ARRAY(faults.events, AGpuState, AGPU_FAULT_EVENTS),
+        VMSTATE_UINT32_ARRAY(faults.injected, AGpuState, AGPU_FAULT_KINDS),
+        VMSTATE_BOOL_ARRAY(faults.pending, AGpuState, AGPU_FAULT_KINDS),
+        VMSTATE_UINT32_ARRAY(faults.stale_reg, AGpuState,
+                             AGPU_FAULT_STALE_WRITES),
+        VMSTATE_UINT32_ARRAY(faults.stale_old, AGpuState,
+                             AGPU_FAULT_STALE_WRITES),
+        VMSTATE_UINT8(faults.stale_len, AGpuState),
+        VMSTATE_UINT8(faults.stale_next, AGpuState),
+        /* the GPU state faults left behind */
+        VMSTATE_BOOL(faults.stall_armed, AGpuState),
+        VMSTATE_UINT32(faults.stall_rptr, AGpuState),
+        VMSTATE_UINT32(faults.reset_slow_left, AGpuState),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_agpu = {
     .name = TYPE_AGPU,
@@ -296,6 +442,10 @@ static const VMStateDescription vmstate_agpu = {
         VMSTATE_TIMER_PTR(timer, AGpuState),
         VMSTATE_END_OF_LIST()
     },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_agpu_faults,
+        NULL
+    },
 };
 
 static const Property agpu_dev_properties[] = {
@@ -318,6 +468,20 @@ static void agpu_dev_class_init(ObjectClass *klass, void *data)
     dc->user_creatable = true;
     rc->phases.hold = agpu_dev_reset_hold;
     device_class_set_props(dc, agpu_dev_properties);
+    /* not qdev properties: those cannot be set after realize */
+    object_class_property_add_str(klass, "faults", agpu_dev_get_faults,
+                                  agpu_dev_set_faults);
+    object_class_property_set_description(klass, "faults",
+        "random faults: seed=N,KIND=PER-MILLE,... (docs/devices/agpu.md)");
+    object_class_property_add_str(klass, "fault-script",
+                                  agpu_dev_get_fault_script,
+                                  agpu_dev_set_fault_script);
+    object_class_property_set_description(klass, "fault-script",
+        "scripted faults: EVENT:N:KIND;... (docs/devices/agpu.md)");
+    object_class_property_add_str(klass, "fault-counts",
+                                  agpu_dev_get_fault_counts, NULL);
+    object_class_property_set_description(klass, "fault-counts",
+        "faults injected since the plan was set: KIND=COUNT,...");
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }
 
