@@ -123,6 +123,11 @@ const char *agpu_fault_event_name(AGpuFaultEvent event)
     return faultplan_event_name(&agpu_fault_table, event);
 }
 
+const FaultPlanTable *agpu_fault_plan_table(void)
+{
+    return &agpu_fault_table;
+}
+
 /* ---- the plan ---- */
 
 bool agpu_faults_active(const AGpuFaults *f)

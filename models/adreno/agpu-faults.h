@@ -176,6 +176,14 @@ AGpuFaultEvent agpu_fault_event(AGpuFaultKind kind);
 const char *agpu_fault_event_name(AGpuFaultEvent event);
 
 /*
+ * The table itself, for the checks every device's tests share
+ * (models/faultplan/tests/faultplan-check.h); declared, not included,
+ * so that this header still needs no faultplan.h.
+ */
+struct FaultPlanTable;
+const struct FaultPlanTable *agpu_fault_plan_table(void);
+
+/*
  * ---- hooks, for agpu-core.c, agpu-cp.c and agpu-mmu.c ----
  *
  * Each counts its event and says what the plan does to it; f may be NULL.

@@ -127,6 +127,11 @@ const char *ds2490_fault_event_name(DS2490FaultEvent event)
     return faultplan_event_name(&ds2490_fault_table, event);
 }
 
+const FaultPlanTable *ds2490_fault_plan_table(void)
+{
+    return &ds2490_fault_table;
+}
+
 /* ---- the plan ---- */
 
 /* anything can happen: the hooks count and decide only then */

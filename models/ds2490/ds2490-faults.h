@@ -160,6 +160,14 @@ DS2490FaultEvent ds2490_fault_event(DS2490FaultKind kind);
 const char *ds2490_fault_event_name(DS2490FaultEvent event);
 
 /*
+ * The table itself, for the checks every device's tests share
+ * (models/faultplan/tests/faultplan-check.h); declared, not included,
+ * so that this header still needs no faultplan.h.
+ */
+struct FaultPlanTable;
+const struct FaultPlanTable *ds2490_fault_plan_table(void);
+
+/*
  * ---- hooks, for ds2490-core.c ----
  *
  * Each counts its event and says what the plan does to it; f may be NULL.

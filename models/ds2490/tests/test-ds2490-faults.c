@@ -17,6 +17,7 @@
 #include "ds2490-core.h"
 #include "ds2490-faults.h"
 #include "ds2490-onewire.h"
+#include "faultplan-check.h"
 #include "onewire.h"
 
 #define RIG_IDS_MAX     4
@@ -406,90 +407,43 @@ static void test_parse_bad(void)
     g_assert_cmpstr(err, ==, "\"nope=1\":");
 }
 
-/* every kind has its own name, an event and words; lookups agree */
+/*
+ * The table is well formed (models/faultplan's checks), it is the one
+ * for the enums, and this device's parser knows each kind under its name,
+ * at its own event.
+ */
 static void test_table(void)
 {
+    const FaultPlanTable *t = ds2490_fault_plan_table();
     char err[DS2490_FAULTS_ERROR_MAX];
     char text[64];
     DS2490Faults f;
-    int k, j;
+    int k;
 
+    g_assert_cmpuint(t->nkinds, ==, DS2490_FAULT_KINDS);
+    g_assert_cmpuint(t->nevents, ==, DS2490_FAULT_EVENTS);
+    g_assert_cmpuint(t->script_max, ==, DS2490_FAULT_SCRIPT_MAX);
+    faultplan_check_table(t);
     for (k = 0; k < DS2490_FAULT_KINDS; k++) {
-        const char *name = ds2490_fault_name(k);
-
-        g_assert_cmpstr(name, !=, "unknown");
-        g_assert_true(g_regex_match_simple("^[a-z0-9]+(-[a-z0-9]+)*$", name,
-                                           0, 0));
-        g_assert_cmpint(ds2490_fault_event(k), <, DS2490_FAULT_EVENTS);
-        g_assert_cmpint(strlen(ds2490_fault_description(k)), >, 10);
-        for (j = 0; j < k; j++) {
-            g_assert_cmpstr(ds2490_fault_name(j), !=, name);
-        }
-        /* the parser knows it under that name, at its own event */
         ds2490_faults_init(&f);
-        g_snprintf(text, sizeof(text), "%s=1", name);
+        g_snprintf(text, sizeof(text), "%s=1", ds2490_fault_name(k));
         g_assert_cmpint(ds2490_faults_set_random(&f, text, err, sizeof(err)),
                         ==, 0);
         g_assert_cmpint(f.permille[k], ==, 1);
         g_snprintf(text, sizeof(text), "%s:1:%s",
-                   ds2490_fault_event_name(ds2490_fault_event(k)), name);
+                   ds2490_fault_event_name(ds2490_fault_event(k)),
+                   ds2490_fault_name(k));
         g_assert_cmpint(ds2490_faults_set_script(&f, text, err, sizeof(err)),
                         ==, 0);
         g_assert_cmpint(f.script_kind[0], ==, k);
         g_assert_cmpint(f.script_event[0], ==, ds2490_fault_event(k));
     }
-    for (k = 0; k < DS2490_FAULT_EVENTS; k++) {
-        g_assert_cmpstr(ds2490_fault_event_name(k), !=, "unknown");
-    }
-    g_assert_cmpstr(ds2490_fault_name(DS2490_FAULT_KINDS), ==, "unknown");
-    g_assert_cmpstr(ds2490_fault_event_name(DS2490_FAULT_EVENTS), ==,
-                    "unknown");
-    g_assert_cmpint(ds2490_fault_event(DS2490_FAULT_KINDS), ==,
-                    DS2490_FAULT_EVENTS);
 }
 
-/*
- * The table of kinds in docs/devices/ds2490.md's section "Fault plans"
- * ("| `kind` | `event` | ...") lists the table in code, in its order.
- */
+/* the table of kinds in docs/devices/ds2490.md ("Fault plans") is the code's */
 static void test_docs(void)
 {
-    const char *path = g_getenv("DS2490_DOC");
-    g_autofree char *doc = NULL;
-    char *section, *end;
-    g_autoptr(GRegex) row = NULL;
-    g_autoptr(GMatchInfo) m = NULL;
-    g_autoptr(GError) error = NULL;
-    int k = 0;
-
-    if (!path) {
-        g_test_skip("DS2490_DOC is not set (meson test sets it)");
-        return;
-    }
-    g_assert_true(g_file_get_contents(path, &doc, NULL, &error));
-    g_assert_no_error(error);
-    section = strstr(doc, "\n## Fault plans\n");
-    g_assert_nonnull(section);
-    end = strstr(section + 1, "\n## ");
-    if (end) {
-        *end = '\0';
-    }
-    row = g_regex_new("^\\| `([a-z0-9-]+)` \\| `([a-z0-9]+)` \\|",
-                      G_REGEX_MULTILINE, 0, &error);
-    g_assert_no_error(error);
-    g_regex_match(row, section, 0, &m);
-    while (g_match_info_matches(m)) {
-        g_autofree char *kind = g_match_info_fetch(m, 1);
-        g_autofree char *event = g_match_info_fetch(m, 2);
-
-        g_assert_cmpint(k, <, DS2490_FAULT_KINDS);
-        g_assert_cmpstr(kind, ==, ds2490_fault_name(k));
-        g_assert_cmpstr(event, ==,
-                        ds2490_fault_event_name(ds2490_fault_event(k)));
-        k++;
-        g_match_info_next(m, NULL);
-    }
-    g_assert_cmpint(k, ==, DS2490_FAULT_KINDS);
+    faultplan_check_docs(ds2490_fault_plan_table(), "DS2490_DOC");
 }
 
 /* ---- a long sequence of host requests, recorded ---- */
