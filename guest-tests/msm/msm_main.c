@@ -24,8 +24,7 @@
  * running driver offers: older kernels (6.1: msm 1.9.0) have less uapi,
  * msm_feats[] says which driver version brought what, and the cases adapt.
  * The cases are in msm_param.c, msm_gem.c, msm_madvise.c, msm_fence.c,
- * msm_submit.c, msm_exec.c, msm_hang.c and msm_faults.c (the GPU's fault
- * plan), their helpers in msm_util.c.
+ * msm_submit.c, msm_exec.c and msm_hang.c, their helpers in msm_util.c.
  *
  * Run as root (SYSPROF and the debugfs knobs need it; the cases that need a
  * capability to be absent drop it in a child). If no msm render node shows
@@ -332,6 +331,5 @@ int main(void)
     register_submit_cases();
     register_exec_cases();
     register_hang_cases();
-    register_fault_cases();
     return kt_run(setup);
 }

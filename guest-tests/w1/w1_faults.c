@@ -24,8 +24,10 @@
  * DS9490R driver (ds_probe() resets the chip), so that the cases after it
  * still run; the reason says so.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -364,6 +366,39 @@ static const char *class_name(enum wf_class c)
     }
 }
 
+/* e1's first 8 bytes while F5 runs, and what they were before */
+static const uint8_t ee_pattern[EE_LEN] = {0xf5, 0x5a, 0xa5, 0x3c,
+                                           0xc3, 0x0f, 0xf0, 0x96};
+static uint8_t ee_saved[EE_LEN];
+static bool ee_written;
+
+/* One pwrite() of 8 bytes at 0 into e1's eeprom (w1_ds2431's eeprom_write). */
+static int eeprom_write(const uint8_t *p)
+{
+    char path[256];
+    ssize_t n;
+    int fd;
+
+    w1_slave_path(path, sizeof(path), E1, "eeprom");
+    fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    n = pwrite(fd, p, EE_LEN, 0);
+    close(fd);
+    return n == EE_LEN ? 0 : -1;
+}
+
+static void eeprom_restore(const struct wf_row *row)
+{
+    if (row->op == OP_EEPROM && ee_written) {
+        if (eeprom_write(ee_saved)) {
+            ktap_print_msg("restoring e1's first 8 bytes failed");
+        }
+        ee_written = false;
+    }
+}
+
 /*
  * The references: a clean run of the operation right before the plan (the
  * class op_run() gives it is not looked at: it compares with the old one).
@@ -377,14 +412,21 @@ static int take_reference(const struct wf_row *row, char *why)
     if (row->op == OP_SEARCH) {
         return 0; /* the four default slaves */
     }
-    op_run(row->op, op_bound(row->op), desc, sizeof(desc));
     if (row->op == OP_EEPROM) {
-        if (res->len != EE_LEN) {
+        /* not the zeros it powers up with: a zero-filled read must differ */
+        if (w1_read_eeprom(ee_saved, EE_LEN) ||
+            eeprom_write(ee_pattern)) {
+            return kt_fail(why, "e1's eeprom: cannot read and write 8 bytes");
+        }
+        ee_written = true;
+        op_run(row->op, op_bound(row->op), desc, sizeof(desc));
+        if (res->len != EE_LEN || memcmp(res->data, ee_pattern, EE_LEN)) {
             return kt_fail(why, "e1's eeprom before the plan: %.300s", desc);
         }
         memcpy(ref_ee, res->data, EE_LEN);
         return 0;
     }
+    op_run(row->op, op_bound(row->op), desc, sizeof(desc));
     if (res->len <= 0 ||
         sscanf(res->text, "%x %x %x %x %x %x %x %x %x", &b[0], &b[1], &b[2],
                &b[3], &b[4], &b[5], &b[6], &b[7], &b[8]) != 9 ||
@@ -500,7 +542,10 @@ static const struct wf_row rows[] = {
      C_RIGHT | C_FEWER | C_ERROR},
 };
 
-/* Recovery: the operation, again and again, until it is right or ms pass. */
+/*
+ * Recovery: the operation, again and again (each within its own bound),
+ * until it is right, hangs, or ms have passed.
+ */
 static enum wf_class recover(enum wf_op op, long ms, int *tries, char *desc,
                              size_t dl)
 {
@@ -509,24 +554,66 @@ static enum wf_class recover(enum wf_op op, long ms, int *tries, char *desc,
 
     *tries = 0;
     do {
-        long left = (long)(end - now_ms());
-
         ++*tries;
-        c = op_run(op, left < op_bound(op) ? (left > 1000 ? left : 1000)
-                                           : op_bound(op),
-                   desc, dl);
+        c = op_run(op, op_bound(op), desc, dl);
     } while (c != C_RIGHT && c != C_HUNG && now_ms() < end);
     return c;
+}
+
+/* Where the master's thread (comm w1_bus_master1) waits, as a diagnostic. */
+static void print_master_thread(void)
+{
+    char path[64], comm[32], buf[2048];
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9') {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/proc/%.16s/comm", de->d_name);
+        if (read_file(path, comm, sizeof(comm)) <= 0 ||
+            strcmp(comm, "w1_bus_master1\n")) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/proc/%.16s/stack", de->d_name);
+        if (read_file(path, buf, sizeof(buf)) <= 0) {
+            snprintf(path, sizeof(path), "/proc/%.16s/wchan", de->d_name);
+            read_file(path, buf, sizeof(buf));
+        }
+        for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+            ktap_print_msg("w1_bus_master1 (pid %s): %s", de->d_name, l);
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+}
+
+/* Append "; " and a formatted problem to list. */
+KTAP_PRINTF(3, 4)
+static void problem(char *list, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(list);
+    va_list ap;
+
+    if (n && n + 2 < len) {
+        strcpy(list + n, "; ");
+        n += 2;
+    }
+    va_start(ap, fmt);
+    vsnprintf(list + n, len - n, fmt, ap);
+    va_end(ap);
 }
 
 static int fault_case(unsigned long i, char *why)
 {
     const struct wf_row *row = &rows[i];
     char desc[KT_WHY_LEN], rdesc[KT_WHY_LEN], counts[256], seed[32];
-    char rb[160] = "";
+    char rb[160] = "", list[1024] = "";
     enum wf_class c, rc;
     long long t0, ms;
-    int tries;
+    int tries, ret;
 
     if (pbctl_open()) {
         return kt_skip(why, "%s", pbctl_unavailable_reason());
@@ -535,6 +622,7 @@ static int fault_case(unsigned long i, char *why)
         return kt_fail(why, "no shared page for the child's result");
     }
     if (take_reference(row, why)) {
+        eeprom_restore(row);
         return KTAP_FAIL;
     }
     snprintf(seed, sizeof(seed), row->seed ? "seed=%llu" : "",
@@ -542,6 +630,7 @@ static int fault_case(unsigned long i, char *why)
     if (plan_set("faults", seed, why) ||
         plan_set("fault-script", row->script, why)) {
         plan_clear(desc);
+        eeprom_restore(row);
         return KTAP_FAIL;
     }
     t0 = now_ms();
@@ -549,6 +638,7 @@ static int fault_case(unsigned long i, char *why)
     ms = now_ms() - t0;
     if (plan_counts(counts, sizeof(counts), why)) {
         plan_clear(desc);
+        eeprom_restore(row);
         return KTAP_FAIL;
     }
     if (plan_clear(why)) {
@@ -558,21 +648,30 @@ static int fault_case(unsigned long i, char *why)
                    row->script, class_name(c), ms, desc, counts);
 
     rc = recover(row->op, RECOVER_MS, &tries, rdesc, sizeof(rdesc));
-    ktap_print_msg("plan cleared: %s after %d tries: %s", class_name(rc),
-                   tries, rdesc);
+    ktap_print_msg("plan cleared: %s after %d tries in %lld ms: %s",
+                   class_name(rc), tries, now_ms() - t0 - ms, rdesc);
     if (rc != C_RIGHT) {
+        print_master_thread();
         /* bring the master back for the cases after this one */
         rebind(rb, sizeof(rb));
         ktap_print_msg("last resort: %s", rb);
     }
+    eeprom_restore(row);
 
-    if (c == C_HUNG) {
-        return kt_fail(why, "with %s the operation did not end: %s",
-                       row->script, desc);
+    /* what matters most first: a hang, wrong data, no recovery */
+    if (c == C_HUNG || c == C_WRONG) {
+        problem(list, sizeof(list), "with %s: %s, %s", row->script,
+                class_name(c), desc);
     }
-    if (c == C_WRONG) {
-        return kt_fail(why, "with %s: %s, %s", row->script, class_name(c),
-                       desc);
+    if (rc != C_RIGHT) {
+        problem(list, sizeof(list),
+                "with the plan cleared the master did not come back: %s "
+                "after %d tries (%s); %s",
+                class_name(rc), tries, rdesc, rb);
+    }
+    if (list[0]) {
+        ret = kt_fail(why, "%.390s", list);
+        return ret;
     }
     if (strcmp(counts, row->fired)) {
         return kt_fail(why,
@@ -583,14 +682,10 @@ static int fault_case(unsigned long i, char *why)
                                  : "never fired");
     }
     if (!(c & row->accept)) {
-        return kt_fail(why, "with %s: %s (%s), not what the driver's code "
-                       "leads to", row->script, class_name(c), desc);
-    }
-    if (rc != C_RIGHT) {
         return kt_fail(why,
-                       "plan cleared, the master did not come back: %s after "
-                       "%d tries in %ld ms (%s); %s",
-                       class_name(rc), tries, (long)RECOVER_MS, rdesc, rb);
+                       "with %s: %s (%s), not what the driver's code leads "
+                       "to",
+                       row->script, class_name(c), desc);
     }
     return KTAP_PASS;
 }

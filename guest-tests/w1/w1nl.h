@@ -14,8 +14,6 @@
  *   w1nl_errors.c   N10-N14, N16: error replies, malformed packets,
  *                   SLAVE_ADD/REMOVE with events
  *   w1nl_flush.c    N17: where w1_reply_make_space() flushes early
- *   w1_faults.c     F1-F7: the DS2490's scripted faults (its fault plan),
- *                   a driver operation, its answer and the bus after it
  *
  * N1..N17 are the netlink items of the test plan; see docs/suites/w1.md.
  */
@@ -181,8 +179,7 @@ struct w1nl_part {
 
 /* in the order w1_netlink.c runs them */
 extern const struct w1nl_part w1nl_list, w1nl_rw, w1nl_alarm, w1nl_flags,
-    w1nl_errors, w1nl_large, w1nl_oversize, w1nl_empty_bus, w1nl_flush,
-    w1nl_faults;
+    w1nl_errors, w1nl_large, w1nl_oversize, w1nl_empty_bus, w1nl_flush;
 
 /* An N9 case has two results: "<flag>: N9_REPLY", then "<flag>: N9_NOTHING" */
 #define N9_REPLY   "single EINVAL reply echoing the request header"
@@ -192,8 +189,6 @@ extern const struct w1nl_part w1nl_list, w1nl_rw, w1nl_alarm, w1nl_flags,
 void w1nl_errors_init(void);
 /* The N17 rows from their table. */
 void w1nl_flush_init(void);
-/* The F rows from their table, and the page the F cases' child writes. */
-void w1nl_faults_init(void);
 
 /* Undo what a case left: the slaves absent, the alarm setup, the N14 slave. */
 void w1nl_rw_cleanup(void);
