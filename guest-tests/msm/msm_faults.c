@@ -75,9 +75,10 @@ static int plan_set(const char *prop, const char *text, char *why)
 
 static int plan_clear(char *why)
 {
-    return plan_set("fault-script", "", why) || plan_set("faults", "", why)
-               ? -1
-               : 0;
+    if (plan_set("fault-script", "", why) || plan_set("faults", "", why)) {
+        return -1;
+    }
+    return 0;
 }
 
 /* fault-counts as its text (the JSON string's contents); 0 or -1. */

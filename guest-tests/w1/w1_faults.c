@@ -70,11 +70,11 @@ enum wf_op { OP_THERM, OP_EEPROM, OP_SEARCH };
 
 /* What an operation gave: a class, and the details for the reason. */
 enum wf_class {
-    C_RIGHT = 1,  /* the right data */
-    C_ERROR = 2,  /* an error the driver reported (or crc=NO) */
-    C_FEWER = 4,  /* a SEARCH that found some of the slaves, or none */
-    C_WRONG = 8,  /* wrong data presented as good: never acceptable */
-    C_HUNG = 16,  /* past the bound */
+    C_RIGHT = 1, /* the right data */
+    C_ERROR = 2, /* an error the driver reported (or crc=NO) */
+    C_FEWER = 4, /* a SEARCH that found some of the slaves, or none */
+    C_WRONG = 8, /* wrong data presented as good: never acceptable */
+    C_HUNG = 16, /* past the bound */
 };
 
 struct wf_row {
@@ -99,9 +99,9 @@ struct wf_res {
     char why[KT_WHY_LEN];
 };
 
-static struct wf_res *res;              /* MAP_SHARED, one page */
-static char ref_w1_slave[600];          /* t1's w1_slave before the plan */
-static uint8_t ref_ee[EE_LEN];          /* e1's first block before it */
+static struct wf_res *res;     /* MAP_SHARED, one page */
+static char ref_w1_slave[600]; /* t1's w1_slave before the plan */
+static uint8_t ref_ee[EE_LEN]; /* e1's first block before it */
 static enum wf_op child_op;
 
 /* ---- the operations, in a child ------------------------------------------ */
@@ -277,8 +277,8 @@ static int plan_set(const char *prop, const char *text, char *why)
 {
     char reply[PBCTL_MAX_LINE];
 
-    if (pbctl_request(reply, sizeof(reply), "qom-set %s %s \"%s\"",
-                      DS2490_QOM, prop, text)) {
+    if (pbctl_request(reply, sizeof(reply), "qom-set %s %s \"%s\"", DS2490_QOM,
+                      prop, text)) {
         kt_fail(why, "qom-set ds2490 %s \"%s\": %.200s", prop, text, reply);
         return -1;
     }
@@ -288,9 +288,10 @@ static int plan_set(const char *prop, const char *text, char *why)
 /* Both parts of the plan cleared: 0, or -1 with why. */
 static int plan_clear(char *why)
 {
-    return plan_set("fault-script", "", why) || plan_set("faults", "", why)
-               ? -1
-               : 0;
+    if (plan_set("fault-script", "", why) || plan_set("faults", "", why)) {
+        return -1;
+    }
+    return 0;
 }
 
 /* fault-counts as its text (the JSON string's contents); 0 or -1. */
@@ -337,8 +338,8 @@ static int rebind(char *msg, size_t ml)
         return -1;
     }
     if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
-        snprintf(msg, ml, "%d slaves not back %d ms after the rebind",
-                 SL_COUNT, REBIND_MS);
+        snprintf(msg, ml, "%d slaves not back %d ms after the rebind", SL_COUNT,
+                 REBIND_MS);
         return -1;
     }
     /* a new master searches every second: stop it again (c_setup()) */
@@ -414,8 +415,7 @@ static int take_reference(const struct wf_row *row, char *why)
     }
     if (row->op == OP_EEPROM) {
         /* not the zeros it powers up with: a zero-filled read must differ */
-        if (w1_read_eeprom(ee_saved, EE_LEN) ||
-            eeprom_write(ee_pattern)) {
+        if (w1_read_eeprom(ee_saved, EE_LEN) || eeprom_write(ee_pattern)) {
             return kt_fail(why, "e1's eeprom: cannot read and write 8 bytes");
         }
         ee_written = true;
@@ -644,8 +644,8 @@ static int fault_case(unsigned long i, char *why)
     if (plan_clear(why)) {
         return KTAP_FAIL;
     }
-    ktap_print_msg("%s: %s after %lld ms: %s; fault-counts \"%s\"",
-                   row->script, class_name(c), ms, desc, counts);
+    ktap_print_msg("%s: %s after %lld ms: %s; fault-counts \"%s\"", row->script,
+                   class_name(c), ms, desc, counts);
 
     rc = recover(row->op, RECOVER_MS, &tries, rdesc, sizeof(rdesc));
     ktap_print_msg("plan cleared: %s after %d tries in %lld ms: %s",
@@ -701,8 +701,8 @@ void w1nl_faults_init(void)
 
     res = p == MAP_FAILED ? NULL : p;
     for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-        fault_rows[i] = (struct kt_row){rows[i].name, rows[i].needs,
-                                        fault_case, i};
+        fault_rows[i] =
+            (struct kt_row){rows[i].name, rows[i].needs, fault_case, i};
     }
 }
 
