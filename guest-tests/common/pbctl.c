@@ -319,6 +319,21 @@ int pbctl_qom_set_bool(const char *path, const char *prop, int value)
                          value ? "true" : "false");
 }
 
+/* A string value without quotes, backslashes or control characters. */
+int pbctl_qom_set_str(const char *path, const char *prop, const char *value)
+{
+    for (const char *c = value; *c; c++) {
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
+            snprintf(pbctl_state.last, sizeof(pbctl_state.last),
+                     "error qom-set %s %s: the string needs JSON escapes",
+                     path, prop);
+            return -1;
+        }
+    }
+    return pbctl_request(pbctl_state.last, sizeof(pbctl_state.last),
+                         "qom-set %s %s \"%s\"", path, prop, value);
+}
+
 /* Copies the JSON text of the value (e.g. "21500", "true") into value. */
 int pbctl_qom_get(const char *path, const char *prop, char *value, size_t len)
 {
@@ -347,6 +362,38 @@ int pbctl_qom_get_int(const char *path, const char *prop, long long *value)
     if (errno || end == buf || *end) {
         snprintf(pbctl_state.last, sizeof(pbctl_state.last),
                  "error qom-get %s %s: not an integer: '%s'", path, prop, buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* qom-get of a string property without escapes; -1 if not such a string. */
+int pbctl_qom_get_str(const char *path, const char *prop, char *value,
+                      size_t len)
+{
+    char buf[PBCTL_MAX_LINE];
+    size_t n;
+
+    if (pbctl_qom_get(path, prop, buf, sizeof(buf))) {
+        return -1;
+    }
+    n = strlen(buf);
+    if (n < 2 || buf[0] != '"' || buf[n - 1] != '"' ||
+        memchr(buf + 1, '\\', n - 2)) {
+        snprintf(pbctl_state.last, sizeof(pbctl_state.last),
+                 "error qom-get %s %s: not a plain JSON string: '%.200s'", path,
+                 prop, buf);
+        return -1;
+    }
+    snprintf(value, len, "%.*s", (int)(n - 2), buf + 1);
+    return 0;
+}
+
+/* Both parts of a device's fault plan (docs/hostile-hardware.md). */
+int pbctl_fault_plan(const char *path, const char *faults, const char *script)
+{
+    if (pbctl_qom_set_str(path, "faults", faults) ||
+        pbctl_qom_set_str(path, "fault-script", script)) {
         return -1;
     }
     return 0;

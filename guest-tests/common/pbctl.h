@@ -63,9 +63,21 @@ int pbctl_send_garbage(size_t len);
 
 int pbctl_qom_set_int(const char *path, const char *prop, long long value);
 int pbctl_qom_set_bool(const char *path, const char *prop, int value);
+/* A string without '"', '\\' or control characters (a fault plan). */
+int pbctl_qom_set_str(const char *path, const char *prop, const char *value);
 /* Copies the JSON text of the value (e.g. "21500", "true") into value. */
 int pbctl_qom_get(const char *path, const char *prop, char *value, size_t len);
 /* qom-get of an integer property; -1 if the request or the parse failed. */
 int pbctl_qom_get_int(const char *path, const char *prop, long long *value);
+/* qom-get of a string property: its contents, without the quotes. */
+int pbctl_qom_get_str(const char *path, const char *prop, char *value,
+                      size_t len);
+
+/*
+ * Set a device's fault plan (docs/hostile-hardware.md): its "faults" (a
+ * seeded random plan) and "fault-script" properties; "" and "" clear it.
+ * The device's "fault-counts" is read with pbctl_qom_get_str().
+ */
+int pbctl_fault_plan(const char *path, const char *faults, const char *script);
 
 #endif /* PATCHBAY_PBCTL_H */

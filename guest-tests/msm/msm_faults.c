@@ -60,46 +60,6 @@ static const struct gf_row rows[] = {
      "submit:1:cp-stall", "cp-stall=1"},
 };
 
-/* qom-set of a string property of the GPU; 0 or -1 with why. */
-static int plan_set(const char *prop, const char *text, char *why)
-{
-    char reply[PBCTL_MAX_LINE];
-
-    if (pbctl_request(reply, sizeof(reply), "qom-set %s %s \"%s\"", GPU_QOM,
-                      prop, text)) {
-        kt_fail(why, "qom-set gpu %s \"%s\": %.200s", prop, text, reply);
-        return -1;
-    }
-    return 0;
-}
-
-static int plan_clear(char *why)
-{
-    if (plan_set("fault-script", "", why) || plan_set("faults", "", why)) {
-        return -1;
-    }
-    return 0;
-}
-
-/* fault-counts as its text (the JSON string's contents); 0 or -1. */
-static int plan_counts(char *out, size_t len, char *why)
-{
-    char v[PBCTL_MAX_LINE];
-    size_t n;
-
-    if (pbctl_qom_get(GPU_QOM, "fault-counts", v, sizeof(v))) {
-        kt_fail(why, "qom-get gpu fault-counts: %.200s", pbctl_last_reply());
-        return -1;
-    }
-    n = strlen(v);
-    if (n < 2 || v[0] != '"' || v[n - 1] != '"') {
-        kt_fail(why, "fault-counts is not a JSON string: %.200s", v);
-        return -1;
-    }
-    snprintf(out, len, "%.*s", (int)(n - 2), v + 1);
-    return 0;
-}
-
 /* The render node's power/control, e.g. /sys/class/drm/renderD128/... */
 static void power_control_path(char *p, size_t len)
 {
@@ -144,11 +104,10 @@ static int fault_case(unsigned long i, struct bo *cmd, struct bo *dst,
     dst->map[1] = 0;
     put_mem_write(cmd, 64, lo(dst->iova) + 4, HANG_MARK);
 
-    if (plan_set("faults", "", why) ||
-        plan_set("fault-script", row->script, why)) {
-        BAIL_OUT();
-    }
     plan = 1;
+    if (pbctl_fault_plan(GPU_QOM, "", row->script)) {
+        FAIL_OUT("fault plan of the gpu: %.300s", pbctl_last_reply());
+    }
     sub_pair(&x, q, cmd, dst);
     sub_cmd(&x, MSM_SUBMIT_CMD_BUF, 0, 64, MEM_WRITE_BYTES);
     t0 = now_ms();
@@ -160,12 +119,12 @@ static int fault_case(unsigned long i, struct bo *cmd, struct bo *dst,
     el = now_ms() - t0;
     ktap_print_msg("%s: the job's fence after %lld ms: %s", row->script, el,
                    r ? errno_name(-r) : "signalled");
-    if (plan_counts(counts, sizeof(counts), why)) {
-        BAIL_OUT();
+    if (pbctl_qom_get_str(GPU_QOM, "fault-counts", counts, sizeof(counts))) {
+        FAIL_OUT("%.300s", pbctl_last_reply());
     }
     plan = 0;
-    if (plan_clear(why)) {
-        BAIL_OUT();
+    if (pbctl_fault_plan(GPU_QOM, "", "")) {
+        FAIL_OUT("clearing the plan: %.300s", pbctl_last_reply());
     }
     ktap_print_msg("fault-counts \"%s\"", counts);
     if (r) {
@@ -205,7 +164,7 @@ static int fault_case(unsigned long i, struct bo *cmd, struct bo *dst,
     }
 out:
     if (plan) {
-        plan_clear(msg);
+        pbctl_fault_plan(GPU_QOM, "", "");
     }
     if (q) {
         queue_close(g_fd, q);

@@ -331,5 +331,6 @@ int main(void)
     register_submit_cases();
     register_exec_cases();
     register_hang_cases();
+    register_fault_cases();
     return kt_run(setup);
 }

@@ -238,6 +238,7 @@ void register_queue_cases(void);      /* msm_fence.c */
 void register_submit_cases(void);     /* msm_submit.c */
 void register_exec_cases(void);       /* msm_exec.c */
 void register_hang_cases(void);       /* msm_hang.c */
+void register_fault_cases(void);      /* msm_faults.c */
 
 /* Cases of msm_fence.c that register_exec_cases() orders among its own. */
 int c_exec_fence_only(unsigned long flags, char *why);

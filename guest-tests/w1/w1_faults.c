@@ -270,49 +270,6 @@ static long op_bound(enum wf_op op)
     return op == OP_THERM ? THERM_MS : op == OP_EEPROM ? EEPROM_MS : SEARCH_MS;
 }
 
-/* ---- the plan ------------------------------------------------------------- */
-
-/* qom-set of a string property of the DS2490; 0 or -1 with why. */
-static int plan_set(const char *prop, const char *text, char *why)
-{
-    char reply[PBCTL_MAX_LINE];
-
-    if (pbctl_request(reply, sizeof(reply), "qom-set %s %s \"%s\"", DS2490_QOM,
-                      prop, text)) {
-        kt_fail(why, "qom-set ds2490 %s \"%s\": %.200s", prop, text, reply);
-        return -1;
-    }
-    return 0;
-}
-
-/* Both parts of the plan cleared: 0, or -1 with why. */
-static int plan_clear(char *why)
-{
-    if (plan_set("fault-script", "", why) || plan_set("faults", "", why)) {
-        return -1;
-    }
-    return 0;
-}
-
-/* fault-counts as its text (the JSON string's contents); 0 or -1. */
-static int plan_counts(char *out, size_t len, char *why)
-{
-    char v[PBCTL_MAX_LINE];
-    size_t n;
-
-    if (pbctl_qom_get(DS2490_QOM, "fault-counts", v, sizeof(v))) {
-        kt_fail(why, "qom-get ds2490 fault-counts: %.200s", pbctl_last_reply());
-        return -1;
-    }
-    n = strlen(v);
-    if (n < 2 || v[0] != '"' || v[n - 1] != '"') {
-        kt_fail(why, "fault-counts is not a JSON string: %.200s", v);
-        return -1;
-    }
-    snprintf(out, len, "%.*s", (int)(n - 2), v + 1);
-    return 0;
-}
-
 /* ---- the last resort: unbind and bind the driver --------------------------- */
 
 static int rebind(char *msg, size_t ml)
@@ -627,22 +584,24 @@ static int fault_case(unsigned long i, char *why)
     }
     snprintf(seed, sizeof(seed), row->seed ? "seed=%llu" : "",
              (unsigned long long)row->seed);
-    if (plan_set("faults", seed, why) ||
-        plan_set("fault-script", row->script, why)) {
-        plan_clear(desc);
+    if (pbctl_fault_plan(DS2490_QOM, seed, row->script)) {
+        kt_fail(why, "fault plan of the ds2490: %.300s", pbctl_last_reply());
+        pbctl_fault_plan(DS2490_QOM, "", "");
         eeprom_restore(row);
         return KTAP_FAIL;
     }
     t0 = now_ms();
     c = op_run(row->op, op_bound(row->op), desc, sizeof(desc));
     ms = now_ms() - t0;
-    if (plan_counts(counts, sizeof(counts), why)) {
-        plan_clear(desc);
+    if (pbctl_qom_get_str(DS2490_QOM, "fault-counts", counts,
+                          sizeof(counts))) {
+        kt_fail(why, "%.300s", pbctl_last_reply());
+        pbctl_fault_plan(DS2490_QOM, "", "");
         eeprom_restore(row);
         return KTAP_FAIL;
     }
-    if (plan_clear(why)) {
-        return KTAP_FAIL;
+    if (pbctl_fault_plan(DS2490_QOM, "", "")) {
+        return kt_fail(why, "clearing the plan: %.300s", pbctl_last_reply());
     }
     ktap_print_msg("%s: %s after %lld ms: %s; fault-counts \"%s\"", row->script,
                    class_name(c), ms, desc, counts);

@@ -106,6 +106,7 @@ static const struct w1nl_part setup = {setup_rows, ARRAY_SIZE(setup_rows)};
 static const struct w1nl_part *const parts[] = {
     &setup,       &w1nl_list,  &w1nl_rw,       &w1nl_alarm,     &w1nl_flags,
     &w1nl_errors, &w1nl_large, &w1nl_oversize, &w1nl_empty_bus, &w1nl_flush,
+    &w1nl_faults,
 };
 
 /* Every case skipped (r KTAP_SKIP) or failed with why: nothing can run. */
@@ -131,6 +132,7 @@ int main(void)
     w1_master_id_bytes(1, ID1);
     w1nl_errors_init();
     w1nl_flush_init();
+    w1nl_faults_init();
     for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
         plan += parts[i]->n;
     }

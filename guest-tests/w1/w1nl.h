@@ -179,7 +179,8 @@ struct w1nl_part {
 
 /* in the order w1_netlink.c runs them */
 extern const struct w1nl_part w1nl_list, w1nl_rw, w1nl_alarm, w1nl_flags,
-    w1nl_errors, w1nl_large, w1nl_oversize, w1nl_empty_bus, w1nl_flush;
+    w1nl_errors, w1nl_large, w1nl_oversize, w1nl_empty_bus, w1nl_flush,
+    w1nl_faults;
 
 /* An N9 case has two results: "<flag>: N9_REPLY", then "<flag>: N9_NOTHING" */
 #define N9_REPLY   "single EINVAL reply echoing the request header"
@@ -189,6 +190,8 @@ extern const struct w1nl_part w1nl_list, w1nl_rw, w1nl_alarm, w1nl_flags,
 void w1nl_errors_init(void);
 /* The N17 rows from their table. */
 void w1nl_flush_init(void);
+/* The fault cases' rows and their shared result page (w1_faults.c). */
+void w1nl_faults_init(void);
 
 /* Undo what a case left: the slaves absent, the alarm setup, the N14 slave. */
 void w1nl_rw_cleanup(void);
