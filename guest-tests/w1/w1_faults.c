@@ -459,7 +459,8 @@ static const struct wf_row rows[] = {
      * succeeds with 0 bytes, ds_recv_data() returns 0 (356), ds_read_block()
      * counts it as done (651-657).  Whatever ds2490.c makes of it, the
      * CRC check of read_scratchpad() must not take it: right (after a
-     * retry) or empty.
+     * retry) or empty; and the 9 bytes the chip still holds must not
+     * come with the next read (c).
      */
     {"F4 fault ep3:5:ep3-short, a zero-length packet for the scratchpad: "
      "w1_slave right or empty, never a wrong reading marked YES",
@@ -497,6 +498,19 @@ static const struct wf_row rows[] = {
      "all four",
      NEED_NETLINK, OP_SEARCH, 0, "comm:1:never-idle", "never-idle=1",
      C_RIGHT | C_FEWER | C_ERROR},
+    /*
+     * The same zero-length packet for EP3 read 1, the read-back of the
+     * select's 9 bytes (ds_write_block(), ds2490.c:664-683; its result
+     * is ignored by ds9490r_write_block()).  The 9 bytes stay in the
+     * chip's EP3 FIFO and come with the next read: unless the driver
+     * drops them, every later read of the master gets the bytes of the
+     * command before it, and the bus never works again (c).
+     */
+    {"F8 fault ep3:1:ep3-short, a zero-length packet for the select's "
+     "read-back: w1_slave right or empty, and right once the plan is "
+     "cleared",
+     NEED_THERM, OP_THERM, 3, "ep3:1:ep3-short", "ep3-short=1",
+     C_RIGHT | C_ERROR},
 };
 
 /*
