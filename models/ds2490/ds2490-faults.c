@@ -76,6 +76,11 @@ static const FaultPlanKind ds2490_fault_kinds[DS2490_FAULT_KINDS] = {
         "bit-flip", DS2490_EVENT_BYTE,
         "a byte read from the bus has one bit flipped",
     },
+    [DS2490_FAULT_UNPLUG] = {
+        "unplug", DS2490_EVENT_VENDOR,
+        "the device drops off the USB bus after the transfer in progress "
+        "(scripted: at the event named; random: at a vendor request)",
+    },
 };
 
 /* the RR_* bit a result-* kind puts into the command's result */
@@ -233,6 +238,14 @@ static uint32_t ds2490_faults_below(DS2490Faults *f, uint32_t bound)
     return faultplan_below(&f->prng, bound);
 }
 
+static void ds2490_faults_notify(DS2490Faults *f, DS2490FaultKind kind,
+                                 DS2490FaultEvent event)
+{
+    if (f->notify) {
+        f->notify(f->notify_opaque, kind, event, f->events[event]);
+    }
+}
+
 /* the Nth @event happened: script entries due now become pending */
 static void ds2490_faults_count(DS2490Faults *f, DS2490FaultEvent event)
 {
@@ -243,6 +256,14 @@ static void ds2490_faults_count(DS2490Faults *f, DS2490FaultEvent event)
     faultplan_script_due(&ds2490_fault_table, f->script_len,
                          f->script_event, f->script_kind, f->script_n,
                          event, f->events[event], f->pending);
+    /* a scripted unplug happens in the event it names, not at its own */
+    if (f->pending[DS2490_FAULT_UNPLUG]) {
+        f->pending[DS2490_FAULT_UNPLUG] = false;
+        if (f->injected[DS2490_FAULT_UNPLUG] < UINT32_MAX) {
+            f->injected[DS2490_FAULT_UNPLUG]++;
+        }
+        ds2490_faults_notify(f, DS2490_FAULT_UNPLUG, event);
+    }
 }
 
 /* does @kind happen now, at its own event (faultplan_happens())? */
@@ -254,9 +275,7 @@ static bool ds2490_faults_happens(DS2490Faults *f, DS2490FaultKind kind)
                            &f->injected[kind])) {
         return false;
     }
-    if (f->notify) {
-        f->notify(f->notify_opaque, kind, event, f->events[event]);
-    }
+    ds2490_faults_notify(f, kind, event);
     return true;
 }
 
@@ -268,6 +287,8 @@ bool ds2490_faults_stall(DS2490Faults *f)
         return false;
     }
     ds2490_faults_count(f, DS2490_EVENT_VENDOR);
+    /* at random: the request in progress completes, then the device goes */
+    ds2490_faults_happens(f, DS2490_FAULT_UNPLUG);
     return ds2490_faults_happens(f, DS2490_FAULT_STALL);
 }
 

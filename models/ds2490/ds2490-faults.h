@@ -11,6 +11,10 @@
  *   scripted  "ep3:5:ep3-short;comm:12:never-idle": at the Nth EVENT
  *             (1-based) the fault happens; when EVENT is not the kind's
  *             own event, the fault waits for the next one of those.
+ * One kind is different: "unplug" happens at the very event its script
+ * entry names, whichever it is ("comm:1:unplug": as the search starts),
+ * and at random at vendor requests; the glue then detaches the device
+ * from its USB port after the transfer in progress.
  * Events are counted from the moment a plan is set; setting either part
  * of the plan (even to the same text) restarts the counters, the pending
  * script faults and the generator.  The same seed, script and sequence of
@@ -62,6 +66,7 @@ typedef enum DS2490FaultKind {
     DS2490_FAULT_NO_PRESENCE,   /* 1-Wire reset sees no presence pulse */
     DS2490_FAULT_SEARCH_OTHER,  /* search pass reports a phantom id */
     DS2490_FAULT_BIT_FLIP,      /* byte read from the bus, one bit flipped */
+    DS2490_FAULT_UNPLUG,        /* the device drops off the USB bus */
     DS2490_FAULT_KINDS
 } DS2490FaultKind;
 
@@ -75,8 +80,9 @@ typedef struct DS2490Faults DS2490Faults;
 struct DS2490Faults {
     /*
      * Link, not migrated: told about every fault that happens, with the
-     * count of the kind's own event (the glue traces it and schedules the
-     * host's retry of a NAK).  Optional.
+     * count of the event it happened at (the glue traces it, schedules
+     * the host's retry of a NAK and, for an unplug, detaches the device).
+     * Optional.
      */
     void (*notify)(void *opaque, DS2490FaultKind kind, DS2490FaultEvent event,
                    uint32_t n);

@@ -60,6 +60,8 @@ struct USBDS2490State {
      */
     DS2490Faults faults;
     QEMUTimer *fault_retry_timer;
+    /* an unplug fault detaches the device once the transfer is done */
+    QEMUTimer *unplug_timer;
 
     /* properties */
     char *timing;
@@ -183,18 +185,37 @@ static void usb_ds2490_fault_retry_cb(void *opaque)
     usb_ds2490_kick(s);         /* EP3: its NAK left ep3_nak_pending set */
 }
 
+/*
+ * The cable pulled: the port sees the device go, the host controller
+ * reports it to the guest; "attached" plugs it in again.
+ */
+static void usb_ds2490_unplug_cb(void *opaque)
+{
+    USBDS2490State *s = opaque;
+
+    if (s->parent_obj.attached) {
+        usb_device_detach(&s->parent_obj);
+    }
+}
+
 /* a fault of the plan happened (the engine is in the middle of a call) */
 static void usb_ds2490_fault(void *opaque, DS2490FaultKind kind,
                              DS2490FaultEvent event, uint32_t n)
 {
     USBDS2490State *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     trace_usb_ds2490_fault(ds2490_fault_name(kind),
                            ds2490_fault_event_name(event), n);
     if (kind == DS2490_FAULT_EP2_NAK || kind == DS2490_FAULT_EP3_NAK) {
-        timer_mod(s->fault_retry_timer,
-                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-                  DS2490_FAULT_RETRY_NS);
+        timer_mod(s->fault_retry_timer, now + DS2490_FAULT_RETRY_NS);
+    }
+    if (kind == DS2490_FAULT_UNPLUG) {
+        /*
+         * Not from inside the packet being handled: a virtual-clock timer
+         * (deterministic under record/replay, unlike a bottom half).
+         */
+        timer_mod(s->unplug_timer, now);
     }
 }
 
@@ -389,6 +410,8 @@ static void usb_ds2490_realize(USBDevice *dev, Error **errp)
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, usb_ds2490_timer_cb, s);
     s->fault_retry_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
                                         usb_ds2490_fault_retry_cb, s);
+    s->unplug_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, usb_ds2490_unplug_cb,
+                                   s);
     s->ep_in = usb_ep_get(dev, USB_TOKEN_IN, 3);
     s->ep_out = usb_ep_get(dev, USB_TOKEN_OUT, 2);
     ds2490_power_on(&s->core);
@@ -400,6 +423,7 @@ static void usb_ds2490_unrealize(USBDevice *dev)
 
     timer_free(s->timer);
     timer_free(s->fault_retry_timer);
+    timer_free(s->unplug_timer);
 }
 
 /* "short": a run-time fault on the 1-Wire bus (qom-set). */
@@ -503,7 +527,8 @@ static bool usb_ds2490_faults_needed(void *opaque)
     USBDS2490State *s = USB_DS2490(opaque);
 
     return ds2490_faults_in_use(&s->faults) ||
-           timer_pending(s->fault_retry_timer);
+           timer_pending(s->fault_retry_timer) ||
+           timer_pending(s->unplug_timer);
 }
 
 static int usb_ds2490_faults_post_load(void *opaque, int version_id)
@@ -526,11 +551,13 @@ static int usb_ds2490_faults_post_load(void *opaque, int version_id)
  * (or a replay) goes on with the faults the source would have had; a
  * plan set with qom-set would otherwise be lost.  Not migrated: the
  * notify link, and ep3_cut, which lives within one EP3 transfer.
+ * Version 2: the unplug kind (one more in each per-kind array) and its
+ * timer; a version 1 stream is refused.
  */
 static const VMStateDescription vmstate_usb_ds2490_faults = {
     .name = "usb-ds2490/faults",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .needed = usb_ds2490_faults_needed,
     .post_load = usb_ds2490_faults_post_load,
     .fields = (const VMStateField[]) {
@@ -555,6 +582,7 @@ static const VMStateDescription vmstate_usb_ds2490_faults = {
                            DS2490_FAULT_KINDS),
         VMSTATE_BOOL(faults.wedged, USBDS2490State),
         VMSTATE_TIMER_PTR(fault_retry_timer, USBDS2490State),
+        VMSTATE_TIMER_PTR(unplug_timer, USBDS2490State),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -664,6 +692,8 @@ static void usb_ds2490_class_init(ObjectClass *klass, void *data)
     uc->handle_reset   = usb_ds2490_handle_reset;
     uc->handle_control = usb_ds2490_handle_control;
     uc->handle_data    = usb_ds2490_handle_data;
+    /* "attached": the cable, pulled and plugged in (qom-set) */
+    uc->attached_settable = true;
     uc->product_desc   = "DS2490 USB to 1-Wire bridge";
     uc->usb_desc       = &usb_ds2490_desc;
     dc->desc = "Maxim DS2490 USB to 1-Wire bridge";
