@@ -24,58 +24,12 @@
  * DS9490R driver (ds_probe() resets the chip), so that the cases after it
  * still run; the reason says so.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/mman.h>
 
-#include "child.h"
 #include "pbctl.h"
-#include "w1nl.h"
-
-#define DS2490_QOM QOM_PERIPH "ds2490"
-#define DRV_DIR    "/sys/bus/usb/drivers/DS9490R"
-#define EE_LEN     8 /* one W1_F2D_READ_MAXLEN block of e1's eeprom */
-
-/*
- * Bounds, from the driver's own timeouts: every USB transfer of ds2490.c
- * gives up after 1000 ms (usb_bulk_msg()/usb_control_msg() timeouts at
- * ds2490.c:175-364), ds_wait_status() polls the status at most 100 times
- * (ds2490.c:445).  A w1_therm read is convert_t() (750 ms conversion at 12
- * bits) plus read_scratchpad()'s W1_THERM_MAX_TRY = 5 attempts
- * (w1_therm.c:54, 1303) of at most 3 transfers that can time out: about
- * 20 s at worst; the bound is three times that.  w1_ds2431's
- * eeprom_read() makes W1_F2D_READ_RETRIES = 10 attempts of two reads
- * (w1_ds2431.c): 40 transfers, 40 s at worst, bound 120 s.  A netlink
- * SEARCH is one SEARCH_ACCESS whose ids w1_netlink replies with at once;
- * nl_list() waits 2 s for the first reply (RX_TIMEOUT_MS).
- */
-#define THERM_MS  60000
-#define EEPROM_MS 120000
-#define SEARCH_MS 10000
-/*
- * With the plan cleared, the operation is tried again until it is right,
- * for at most this long: a few clean reads (about 1 s each), or the
- * recovery ds_wait_status() starts (ds_reset_device() when the chip shows
- * ST_EPOF) and a read after it.
- */
-#define RECOVER_MS 30000
-#define REBIND_MS  20000 /* unbind, bind, the four slaves discovered again */
-
-enum wf_op { OP_THERM, OP_EEPROM, OP_SEARCH };
-
-/* What an operation gave: a class, and the details for the reason. */
-enum wf_class {
-    C_RIGHT = 1, /* the right data */
-    C_ERROR = 2, /* an error the driver reported (or crc=NO) */
-    C_FEWER = 4, /* a SEARCH that found some of the slaves, or none */
-    C_WRONG = 8, /* wrong data presented as good: never acceptable */
-    C_HUNG = 16, /* past the bound */
-};
+#include "w1faults.h"
 
 struct wf_row {
     const char *name;
@@ -85,320 +39,8 @@ struct wf_row {
     const char *script; /* fault-script */
     const char *fired;  /* fault-counts afterwards, exactly */
     unsigned accept;    /* classes the driver's code leads to */
+    bool unplugs;       /* the plan pulls the cable: plug it in again */
 };
-
-/* The operation's result, written by the child into shared memory. */
-struct wf_res {
-    int done;
-    int err;     /* errno of a failed read, 0 */
-    ssize_t len; /* bytes read */
-    char text[600];
-    uint8_t data[EE_LEN];
-    int nids;
-    uint8_t ids[16][8];
-    char why[KT_WHY_LEN];
-};
-
-static struct wf_res *res;     /* MAP_SHARED, one page */
-static char ref_w1_slave[600]; /* t1's w1_slave before the plan */
-static uint8_t ref_ee[EE_LEN]; /* e1's first block before it */
-static enum wf_op child_op;
-
-/* ---- the operations, in a child ------------------------------------------ */
-
-static void op_child(void *arg)
-{
-    char path[256];
-    int fd;
-
-    (void)arg;
-    memset(res, 0, sizeof(*res));
-    switch (child_op) {
-    case OP_THERM:
-        w1_slave_path(path, sizeof(path), T1, "w1_slave");
-        res->len = read_file(path, res->text, sizeof(res->text));
-        if (res->len < 0) {
-            res->err = (int)-res->len;
-        }
-        break;
-    case OP_EEPROM:
-        w1_slave_path(path, sizeof(path), E1, "eeprom");
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        res->len = fd < 0 ? -1 : pread(fd, res->data, EE_LEN, 0);
-        if (res->len < 0) {
-            res->err = errno;
-        }
-        if (fd >= 0) {
-            close(fd);
-        }
-        break;
-    case OP_SEARCH:
-        if (nl_list(W1_CMD_SEARCH, res->ids, 16, &res->nids, res->why,
-                    sizeof(res->why))) {
-            res->err = EPROTO; /* no reply, or not the 6.12 shape */
-        }
-        break;
-    }
-    res->done = 1;
-    _exit(0);
-}
-
-/* The first line of a w1_slave text, for a reason. */
-static void therm_desc(const char *text, char *desc, size_t dl)
-{
-    size_t n = strcspn(text, "\n");
-
-    snprintf(desc, dl, "'%.*s'", (int)(n < 300 ? n : 300), text);
-}
-
-/*
- * w1_slave_show() (w1_therm.c:1588-1638): empty when convert_t() failed
- * (line 1612), else the bytes read ": crc=XX YES|NO", the bytes kept, and
- * t= from the bytes read (line 1634, also after NO).
- */
-static enum wf_class therm_class(char *desc, size_t dl)
-{
-    const char *yes;
-
-    if (res->len < 0) {
-        snprintf(desc, dl, "read failed: %s", errno_name(res->err));
-        return C_ERROR;
-    }
-    if (res->len == 0) {
-        snprintf(desc, dl, "empty (w1_therm reported an error)");
-        return C_ERROR;
-    }
-    therm_desc(res->text, desc, dl);
-    yes = strstr(res->text, " YES\n");
-    if (!yes && strstr(res->text, " NO\n")) {
-        return C_ERROR; /* the CRC check flagged it */
-    }
-    if (!yes) {
-        return C_WRONG; /* neither verdict: not w1_slave's format */
-    }
-    /* line 1 and t= must be the reference's; line 2 (kept bytes) too */
-    return strcmp(res->text, ref_w1_slave) == 0 ? C_RIGHT : C_WRONG;
-}
-
-static enum wf_class eeprom_class(char *desc, size_t dl)
-{
-    char got[2 * EE_LEN + 1], want[2 * EE_LEN + 1];
-
-    if (res->len < 0) {
-        snprintf(desc, dl, "pread failed: %s", errno_name(res->err));
-        return C_ERROR;
-    }
-    w1_hex(res->data, (size_t)res->len, got, sizeof(got));
-    w1_hex(ref_ee, EE_LEN, want, sizeof(want));
-    snprintf(desc, dl, "%zd bytes %s (before the plan: %s)", res->len, got,
-             want);
-    if (res->len == EE_LEN && !memcmp(res->data, ref_ee, EE_LEN)) {
-        return C_RIGHT;
-    }
-    return C_WRONG;
-}
-
-/* Which of the four default slaves id is, or -1. */
-static int slave_index(const uint8_t id[8])
-{
-    for (int k = 0; k < SL_COUNT; k++) {
-        if (!memcmp(id, w1_slaves[k].id, 8)) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/*
- * A SEARCH's ids: all four (right), some of them each once (fewer: the
- * bus as the chip saw it), or an id no slave has or one twice (wrong).
- */
-static enum wf_class search_class(char *desc, size_t dl)
-{
-    bool seen[SL_COUNT] = {false};
-
-    if (res->err) {
-        snprintf(desc, dl, "no answer: %.300s", res->why);
-        return C_ERROR;
-    }
-    for (int i = 0; i < res->nids; i++) {
-        int k = slave_index(res->ids[i]);
-        char hex[17];
-
-        if (k < 0 || seen[k]) {
-            fmt_id(res->ids[i], hex);
-            snprintf(desc, dl, "%d ids, %s %s", res->nids,
-                     k < 0 ? "one no slave has:" : "twice:", hex);
-            return C_WRONG;
-        }
-        seen[k] = true;
-    }
-    snprintf(desc, dl, "%d of the %d ids", res->nids, SL_COUNT);
-    return res->nids == SL_COUNT ? C_RIGHT : C_FEWER;
-}
-
-/* Run op within ms; its class, with what it gave in desc. */
-static enum wf_class op_run(enum wf_op op, long ms, char *desc, size_t dl)
-{
-    struct child_spec spec = {.fn = op_child, .total_ms = ms};
-    struct child_result cr;
-    char how[200];
-
-    child_op = op;
-    memset(res, 0, sizeof(*res));
-    if (child_run(&spec, &cr) < 0) {
-        snprintf(desc, dl, "fork: %s", errno_name(cr.err));
-        return C_ERROR;
-    }
-    if (cr.timed_out || !res->done) {
-        child_describe(&cr, "the operation", how, sizeof(how));
-        snprintf(desc, dl, "%s (bound %ld ms)", how, ms);
-        return cr.timed_out ? C_HUNG : C_ERROR;
-    }
-    switch (op) {
-    case OP_THERM:
-        return therm_class(desc, dl);
-    case OP_EEPROM:
-        return eeprom_class(desc, dl);
-    default:
-        return search_class(desc, dl);
-    }
-}
-
-static long op_bound(enum wf_op op)
-{
-    return op == OP_THERM ? THERM_MS : op == OP_EEPROM ? EEPROM_MS : SEARCH_MS;
-}
-
-/* ---- the last resort: unbind and bind the driver --------------------------- */
-
-static int rebind(char *msg, size_t ml)
-{
-    char dev[64], intf[96];
-    long long end;
-
-    if (ds2490_find(dev, sizeof(dev))) {
-        snprintf(msg, ml, "no DS2490 USB device to rebind");
-        return -1;
-    }
-    ds2490_intf(dev, intf, sizeof(intf));
-    if (write_str(DRV_DIR "/unbind", intf)) {
-        snprintf(msg, ml, "unbind %s failed", intf);
-        return -1;
-    }
-    end = now_ms() + REBIND_MS;
-    while (path_exists(W1_MASTER) && now_ms() < end) {
-        sleep_ms(100);
-    }
-    if (write_str(DRV_DIR "/bind", intf)) {
-        snprintf(msg, ml, "bind %s failed", intf);
-        return -1;
-    }
-    if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
-        snprintf(msg, ml, "%d slaves not back %d ms after the rebind", SL_COUNT,
-                 REBIND_MS);
-        return -1;
-    }
-    /* a new master searches every second: stop it again (c_setup()) */
-    write_str(W1_MASTER "/w1_master_search", "0\n");
-    sleep_ms(1200);
-    snprintf(msg, ml, "the driver was unbound and bound again");
-    return 0;
-}
-
-/* ---- the case ------------------------------------------------------------- */
-
-static const char *class_name(enum wf_class c)
-{
-    switch (c) {
-    case C_RIGHT:
-        return "the right data";
-    case C_ERROR:
-        return "an error";
-    case C_FEWER:
-        return "fewer ids";
-    case C_WRONG:
-        return "WRONG DATA presented as good";
-    default:
-        return "A HANG";
-    }
-}
-
-/* e1's first 8 bytes while F5 runs, and what they were before */
-static const uint8_t ee_pattern[EE_LEN] = {0xf5, 0x5a, 0xa5, 0x3c,
-                                           0xc3, 0x0f, 0xf0, 0x96};
-static uint8_t ee_saved[EE_LEN];
-static bool ee_written;
-
-/* One pwrite() of 8 bytes at 0 into e1's eeprom (w1_ds2431's eeprom_write). */
-static int eeprom_write(const uint8_t *p)
-{
-    char path[256];
-    ssize_t n;
-    int fd;
-
-    w1_slave_path(path, sizeof(path), E1, "eeprom");
-    fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return -1;
-    }
-    n = pwrite(fd, p, EE_LEN, 0);
-    close(fd);
-    return n == EE_LEN ? 0 : -1;
-}
-
-static void eeprom_restore(const struct wf_row *row)
-{
-    if (row->op == OP_EEPROM && ee_written) {
-        if (eeprom_write(ee_saved)) {
-            ktap_print_msg("restoring e1's first 8 bytes failed");
-        }
-        ee_written = false;
-    }
-}
-
-/*
- * The references: a clean run of the operation right before the plan (the
- * class op_run() gives it is not looked at: it compares with the old one).
- */
-static int take_reference(const struct wf_row *row, char *why)
-{
-    char desc[KT_WHY_LEN];
-    unsigned int b[9];
-    uint8_t sp[9];
-
-    if (row->op == OP_SEARCH) {
-        return 0; /* the four default slaves */
-    }
-    if (row->op == OP_EEPROM) {
-        /* not the zeros it powers up with: a zero-filled read must differ */
-        if (w1_read_eeprom(ee_saved, EE_LEN) || eeprom_write(ee_pattern)) {
-            return kt_fail(why, "e1's eeprom: cannot read and write 8 bytes");
-        }
-        ee_written = true;
-        op_run(row->op, op_bound(row->op), desc, sizeof(desc));
-        if (res->len != EE_LEN || memcmp(res->data, ee_pattern, EE_LEN)) {
-            return kt_fail(why, "e1's eeprom before the plan: %.300s", desc);
-        }
-        memcpy(ref_ee, res->data, EE_LEN);
-        return 0;
-    }
-    op_run(row->op, op_bound(row->op), desc, sizeof(desc));
-    if (res->len <= 0 ||
-        sscanf(res->text, "%x %x %x %x %x %x %x %x %x", &b[0], &b[1], &b[2],
-               &b[3], &b[4], &b[5], &b[6], &b[7], &b[8]) != 9 ||
-        !strstr(res->text, " YES\n")) {
-        return kt_fail(why, "t1's w1_slave before the plan: %.300s", desc);
-    }
-    for (int i = 0; i < 9; i++) {
-        sp[i] = (uint8_t)b[i];
-    }
-    if (!scratchpad_ok(sp, desc, sizeof(desc))) {
-        return kt_fail(why, "t1's w1_slave before the plan: %.300s", desc);
-    }
-    snprintf(ref_w1_slave, sizeof(ref_w1_slave), "%s", res->text);
-    return 0;
-}
 
 /*
  * The rows.  Event counts of a w1_slave read of t1 (the DS18B20 among four
@@ -511,55 +153,39 @@ static const struct wf_row rows[] = {
      "cleared",
      NEED_THERM, OP_THERM, 3, "ep3:1:ep3-short", "ep3-short=1",
      C_RIGHT | C_ERROR},
+    /*
+     * Surprise removal (unplug: the device leaves the USB bus right after
+     * the transfer of the event named).  The driver's next transfer fails
+     * (-EPROTO, -ENODEV, -ESHUTDOWN), the USB core calls ds_disconnect(),
+     * which removes the master (w1_remove_master_device() stops its
+     * thread, after the search or the slave operation in progress).  Any
+     * answer but wrong data is fair; the operation must end within its
+     * bound, the master must go, and once the device is plugged in again
+     * the four slaves must come back and answer (c).  The kernel log is
+     * judged too: an oops, a WARN or (on the kasan variant) a KASAN report
+     * fails the run.  U1, the unplug inside ds_probe(), is its own case
+     * (unplug_probe_case()).
+     */
+    {"U2 unplug as a netlink SEARCH starts (comm:1:unplug): the master "
+     "goes, and comes back with all four when plugged in",
+     NEED_NETLINK, OP_SEARCH, 0, "comm:1:unplug", "unplug=1",
+     C_RIGHT | C_FEWER | C_ERROR, true},
+    /* COMM 3 is CONVERT T: the device goes as w1_therm sleeps 750 ms */
+    {"U3 unplug during t1's conversion (comm:3:unplug): w1_slave empty, "
+     "the master goes and comes back when plugged in",
+     NEED_THERM, OP_THERM, 0, "comm:3:unplug", "unplug=1",
+     C_RIGHT | C_ERROR, true},
+    /* COMM 7 is the scratchpad's BLOCK_IO: its EP3 read meets no device */
+    {"U4 unplug in the scratchpad read (comm:7:unplug): w1_slave empty, "
+     "the master goes and comes back when plugged in",
+     NEED_THERM, OP_THERM, 0, "comm:7:unplug", "unplug=1",
+     C_RIGHT | C_ERROR, true},
+    /* EP3 read 2 is the DS2431's READ MEMORY command read back */
+    {"U5 unplug in an eeprom read of e1 (ep3:2:unplug): an error, the "
+     "master goes and comes back when plugged in",
+     NEED_DS2431, OP_EEPROM, 0, "ep3:2:unplug", "unplug=1",
+     C_RIGHT | C_ERROR, true},
 };
-
-/*
- * Recovery: the operation, again and again (each within its own bound),
- * until it is right, hangs, or ms have passed.
- */
-static enum wf_class recover(enum wf_op op, long ms, int *tries, char *desc,
-                             size_t dl)
-{
-    long long end = now_ms() + ms;
-    enum wf_class c;
-
-    *tries = 0;
-    do {
-        ++*tries;
-        c = op_run(op, op_bound(op), desc, dl);
-    } while (c != C_RIGHT && c != C_HUNG && now_ms() < end);
-    return c;
-}
-
-/* Where the master's thread (comm w1_bus_master1) waits, as a diagnostic. */
-static void print_master_thread(void)
-{
-    char path[64], comm[32], buf[2048];
-    DIR *d = opendir("/proc");
-    struct dirent *de;
-
-    while (d && (de = readdir(d))) {
-        if (de->d_name[0] < '1' || de->d_name[0] > '9') {
-            continue;
-        }
-        snprintf(path, sizeof(path), "/proc/%.16s/comm", de->d_name);
-        if (read_file(path, comm, sizeof(comm)) <= 0 ||
-            strcmp(comm, "w1_bus_master1\n")) {
-            continue;
-        }
-        snprintf(path, sizeof(path), "/proc/%.16s/stack", de->d_name);
-        if (read_file(path, buf, sizeof(buf)) <= 0) {
-            snprintf(path, sizeof(path), "/proc/%.16s/wchan", de->d_name);
-            read_file(path, buf, sizeof(buf));
-        }
-        for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
-            ktap_print_msg("w1_bus_master1 (pid %s): %s", de->d_name, l);
-        }
-    }
-    if (d) {
-        closedir(d);
-    }
-}
 
 /* Append "; " and a formatted problem to list. */
 KTAP_PRINTF(3, 4)
@@ -577,6 +203,55 @@ static void problem(char *list, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The DS2490's cable, pulled (false) or plugged in: QEMU's "attached". */
+static int set_attached(bool on, char *msg, size_t ml)
+{
+    if (pbctl_qom_set_bool(DS2490_QOM, "attached", on)) {
+        snprintf(msg, ml, "qom-set attached %s: %.200s", on ? "true" : "false",
+                 pbctl_last_reply());
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * After an unplug: the master gone (ds_disconnect() done), the device
+ * plugged in again, the four slaves back, the search stopped.  0, or -1
+ * with what did not happen in msg.
+ */
+static int replug(char *msg, size_t ml)
+{
+    long long end = now_ms() + REBIND_MS;
+    char v[16];
+
+    if (pbctl_qom_get(DS2490_QOM, "attached", v, sizeof(v)) ||
+        strcmp(v, "false")) {
+        snprintf(msg, ml, "the device is still attached (%.40s)", v);
+        return -1;
+    }
+    while (path_exists(W1_MASTER) && now_ms() < end) {
+        sleep_ms(50);
+    }
+    if (path_exists(W1_MASTER)) {
+        snprintf(msg, ml, "the master was still there %d ms after the unplug",
+                 REBIND_MS);
+        return -1;
+    }
+    if (set_attached(true, msg, ml)) {
+        return -1;
+    }
+    if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
+        snprintf(msg, ml, "%d slaves not back %d ms after plugging in",
+                 SL_COUNT, REBIND_MS);
+        return -1;
+    }
+    /* a new master searches every second: stop it again (c_setup()) */
+    write_str(W1_MASTER "/w1_master_search", "0\n");
+    sleep_ms(1200);
+    snprintf(msg, ml, "unplugged, the master gone, plugged in again");
+    return 0;
+}
+
 static int fault_case(unsigned long i, char *why)
 {
     const struct wf_row *row = &rows[i];
@@ -584,16 +259,16 @@ static int fault_case(unsigned long i, char *why)
     char rb[160] = "", list[1024] = "";
     enum wf_class c, rc;
     long long t0, ms;
-    int tries, ret;
+    int tries;
 
     if (pbctl_open()) {
         return kt_skip(why, "%s", pbctl_unavailable_reason());
     }
-    if (!res) {
+    if (!wf_ready()) {
         return kt_fail(why, "no shared page for the child's result");
     }
-    if (take_reference(row, why)) {
-        eeprom_restore(row);
+    if (wf_take_reference(row->op, why)) {
+        wf_eeprom_restore(row->op);
         return KTAP_FAIL;
     }
     snprintf(seed, sizeof(seed), row->seed ? "seed=%llu" : "",
@@ -601,50 +276,55 @@ static int fault_case(unsigned long i, char *why)
     if (pbctl_fault_plan(DS2490_QOM, seed, row->script)) {
         kt_fail(why, "fault plan of the ds2490: %.300s", pbctl_last_reply());
         pbctl_fault_plan(DS2490_QOM, "", "");
-        eeprom_restore(row);
+        wf_eeprom_restore(row->op);
         return KTAP_FAIL;
     }
     t0 = now_ms();
-    c = op_run(row->op, op_bound(row->op), desc, sizeof(desc));
+    c = wf_op_run(row->op, wf_op_bound(row->op), desc, sizeof(desc));
     ms = now_ms() - t0;
     if (pbctl_qom_get_str(DS2490_QOM, "fault-counts", counts,
                           sizeof(counts))) {
         kt_fail(why, "%.300s", pbctl_last_reply());
         pbctl_fault_plan(DS2490_QOM, "", "");
-        eeprom_restore(row);
+        wf_eeprom_restore(row->op);
         return KTAP_FAIL;
     }
     if (pbctl_fault_plan(DS2490_QOM, "", "")) {
         return kt_fail(why, "clearing the plan: %.300s", pbctl_last_reply());
     }
     ktap_print_msg("%s: %s after %lld ms: %s; fault-counts \"%s\"", row->script,
-                   class_name(c), ms, desc, counts);
+                   wf_class_name(c), ms, desc, counts);
+    if (row->unplugs && replug(rb, sizeof(rb))) {
+        /* the cable in again, whatever the master did */
+        set_attached(true, desc, sizeof(desc));
+        problem(list, sizeof(list), "%s", rb);
+        rb[0] = '\0';
+    }
 
-    rc = recover(row->op, RECOVER_MS, &tries, rdesc, sizeof(rdesc));
+    rc = wf_recover(row->op, RECOVER_MS, &tries, rdesc, sizeof(rdesc));
     ktap_print_msg("plan cleared: %s after %d tries in %lld ms: %s",
-                   class_name(rc), tries, now_ms() - t0 - ms, rdesc);
+                   wf_class_name(rc), tries, now_ms() - t0 - ms, rdesc);
     if (rc != C_RIGHT) {
-        print_master_thread();
+        wf_print_master_thread();
         /* bring the master back for the cases after this one */
-        rebind(rb, sizeof(rb));
+        wf_rebind(rb, sizeof(rb));
         ktap_print_msg("last resort: %s", rb);
     }
-    eeprom_restore(row);
+    wf_eeprom_restore(row->op);
 
     /* what matters most first: a hang, wrong data, no recovery */
     if (c == C_HUNG || c == C_WRONG) {
         problem(list, sizeof(list), "with %s: %s, %s", row->script,
-                class_name(c), desc);
+                wf_class_name(c), desc);
     }
     if (rc != C_RIGHT) {
         problem(list, sizeof(list),
                 "with the plan cleared the master did not come back: %s "
                 "after %d tries (%s); %s",
-                class_name(rc), tries, rdesc, rb);
+                wf_class_name(rc), tries, rdesc, rb);
     }
     if (list[0]) {
-        ret = kt_fail(why, "%.390s", list);
-        return ret;
+        return kt_fail(why, "%.390s", list);
     }
     if (strcmp(counts, row->fired)) {
         return kt_fail(why,
@@ -658,25 +338,106 @@ static int fault_case(unsigned long i, char *why)
         return kt_fail(why,
                        "with %s: %s (%s), not what the driver's code leads "
                        "to",
-                       row->script, class_name(c), desc);
+                       row->script, wf_class_name(c), desc);
     }
     return KTAP_PASS;
 }
 
+/*
+ * U1: the cable pulled inside ds_probe().  With the device unplugged, the
+ * plan is set and the device plugged in: ds_w1_init() resets the chip
+ * (ds_reset_device(): CTL_RESET_DEVICE, vendor request 1, then
+ * MOD_PULSE_EN, request 2), and the device goes right after request 2.
+ * The probe goes on to w1_add_master_device(), whose thread searches a
+ * device that is gone; then the USB core disconnects it.  Plugged in
+ * again, the four slaves must come back and t1 must answer.
+ */
+static int unplug_probe_case(unsigned long i, char *why)
+{
+    static const char script[] = "vendor:2:unplug";
+    char msg[KT_WHY_LEN], counts[256] = "", rb[160] = "", list[1024] = "";
+    enum wf_class rc;
+    long long end;
+    int tries;
+
+    (void)i;
+    if (pbctl_open()) {
+        return kt_skip(why, "%s", pbctl_unavailable_reason());
+    }
+    if (!wf_ready()) {
+        return kt_fail(why, "no shared page for the child's result");
+    }
+    if (wf_take_reference(OP_THERM, why)) {
+        return KTAP_FAIL;
+    }
+    if (set_attached(false, msg, sizeof(msg))) {
+        return kt_fail(why, "%s", msg);
+    }
+    end = now_ms() + REBIND_MS;
+    while (path_exists(W1_MASTER) && now_ms() < end) {
+        sleep_ms(50);
+    }
+    if (path_exists(W1_MASTER)) {
+        problem(list, sizeof(list), "the master was still there %d ms after "
+                "the cable was pulled", REBIND_MS);
+    }
+    if (pbctl_fault_plan(DS2490_QOM, "", script) ||
+        set_attached(true, msg, sizeof(msg))) {
+        kt_fail(why, "%.300s", pbctl_last_reply());
+        pbctl_fault_plan(DS2490_QOM, "", "");
+        set_attached(true, msg, sizeof(msg));
+        return KTAP_FAIL;
+    }
+    /* the plan fires in the probe, a few milliseconds after the plug */
+    end = now_ms() + REBIND_MS;
+    while (now_ms() < end &&
+           (pbctl_qom_get_str(DS2490_QOM, "fault-counts", counts,
+                              sizeof(counts)) ||
+            strcmp(counts, "unplug=1"))) {
+        sleep_ms(50);
+    }
+    if (pbctl_fault_plan(DS2490_QOM, "", "")) {
+        return kt_fail(why, "clearing the plan: %.300s", pbctl_last_reply());
+    }
+    ktap_print_msg("%s: fault-counts \"%s\"", script, counts);
+    if (strcmp(counts, "unplug=1")) {
+        set_attached(true, msg, sizeof(msg));
+        problem(list, sizeof(list), "fault-counts \"%s\", expected "
+                "\"unplug=1\": the unplug never fired in the probe", counts);
+    } else if (replug(msg, sizeof(msg))) {
+        set_attached(true, rb, sizeof(rb));
+        problem(list, sizeof(list), "%s", msg);
+    }
+    rc = wf_recover(OP_THERM, RECOVER_MS, &tries, msg, sizeof(msg));
+    ktap_print_msg("plugged in again: %s after %d tries: %s",
+                   wf_class_name(rc), tries, msg);
+    if (rc != C_RIGHT) {
+        wf_print_master_thread();
+        wf_rebind(rb, sizeof(rb));
+        problem(list, sizeof(list), "t1 did not answer right once plugged in "
+                "again: %s after %d tries (%s); %s", wf_class_name(rc), tries,
+                msg, rb);
+    }
+    return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
-static struct kt_row fault_rows[ARRAY_SIZE(rows)];
+static struct kt_row fault_rows[ARRAY_SIZE(rows) + 1];
 
 void w1nl_faults_init(void)
 {
-    void *p = mmap(NULL, sizeof(struct wf_res), PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    size_t i;
 
-    res = p == MAP_FAILED ? NULL : p;
-    for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+    wf_init();
+    for (i = 0; i < ARRAY_SIZE(rows); i++) {
         fault_rows[i] =
             (struct kt_row){rows[i].name, rows[i].needs, fault_case, i};
     }
+    fault_rows[i] = (struct kt_row){
+        "U1 unplug inside ds_probe() (vendor:2:unplug): the master goes, and "
+        "comes back with all four when plugged in",
+        NEED_THERM, unplug_probe_case, 0};
 }
 
 const struct w1nl_part w1nl_faults = {fault_rows, ARRAY_SIZE(fault_rows)};
