@@ -98,46 +98,42 @@ static char *frame_function(const char *text)
     return g_match_info_fetch(m, 1);
 }
 
-static char *replace_re(const char *text, const char *pattern, const char *by)
+/* Replace every match of pattern in *text by by, in place. */
+static void subst(char **text, const char *pattern, const char *by)
 {
     g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
+    char *out = g_regex_replace(re, *text, -1, 0, by, 0, NULL);
 
-    return g_regex_replace(re, text, -1, 0, by, 0, NULL);
+    g_free(*text);
+    *text = out;
 }
 
 char *fc_report_title(const char *first_line)
 {
-    g_autofree char *t = g_strdup(kernel_text(first_line));
-    g_autofree char *fn = NULL;
+    char *t = g_strdup(kernel_text(first_line));
     g_autoptr(GRegex) warn = g_regex_new(
         "^WARNING: CPU: \\d+ PID: \\d+ at \\S+ (\\S+)", 0, 0, NULL);
     g_autoptr(GMatchInfo) m = NULL;
-    char *s;
 
     g_strstrip(t);
     if (g_regex_match(warn, t, 0, &m)) {
         g_autofree char *where = g_match_info_fetch(m, 1);
+        g_autofree char *fn = frame_function(where);
 
-        fn = frame_function(where);
+        g_free(t);
         return g_strdup_printf("WARNING in %s", fn ? fn : where);
     }
     if (g_str_has_prefix(t, "BUG: KASAN: ") || g_str_has_prefix(t, "BUG: KFENCE: ")) {
         memmove(t, t + 5, strlen(t + 5) + 1);
     }
     /* offsets, addresses, numbers that change from run to run */
-    s = replace_re(t, "\\+0x[0-9a-f]+/0x[0-9a-f]+", "");
-    g_free(t);
-    t = replace_re(s, "(0x)?[0-9a-f]{8,}", "ADDR");
-    g_free(s);
-    s = replace_re(t, "(PID: |CPU: |CPU#|pid |for )\\d+", "\\1N");
-    g_free(t);
-    t = replace_re(s, "^(INFO: task \\S+?):\\d+", "\\1");
-    g_free(s);
+    subst(&t, "\\+0x[0-9a-f]+/0x[0-9a-f]+", "");
+    subst(&t, "(0x)?[0-9a-f]{8,}", "ADDR");
+    subst(&t, "(PID: |CPU: |CPU#|pid |for )\\d+", "\\1N");
     /* a task's name is what ran into it, not the bug */
-    s = replace_re(t, "^INFO: task \\S+ blocked for more than N seconds\\.",
-                   "INFO: task hung");
-    g_free(t);
-    return s;
+    subst(&t, "^INFO: task .* blocked for more than \\d+ seconds\\.",
+          "INFO: task hung");
+    return t;
 }
 
 char **fc_report_frames(const char *excerpt, guint max)

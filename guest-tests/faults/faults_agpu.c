@@ -29,8 +29,8 @@
  */
 static const struct fc_rate rates[] = {
     {"irq-storm", 50},     {"spurious-rbbm", 30}, {"spurious-cp", 30},
-    {"spurious-mh", 30},   {"cp-stall", 50},      {"rptr-jump", 10},
-    {"mmu-fault", 5},      {"reset-slow", 100},   {"stale-read", 3},
+    {"spurious-mh", 30},   {"cp-stall", 20},      {"rptr-jump", 10},
+    {"mmu-fault", 5},      {"reset-slow", 30},    {"stale-read", 3},
 };
 
 /*
