@@ -176,14 +176,6 @@ static FcVm *run_vm(Campaign *c, guint64 seed, guint count, GError **error)
     return fc_vm_load(seed, dir, error);
 }
 
-/* QEMU's option syntax: a comma inside a value is doubled. */
-static char *qemu_escape(const char *value)
-{
-    g_auto(GStrv) parts = g_strsplit(value, ",", -1);
-
-    return g_strjoinv(",,", parts);
-}
-
 static gboolean group_found_in(const FcGroup *g, const FcVm *vm)
 {
     for (guint i = 0; i < vm->findings->len; i++) {
@@ -206,7 +198,7 @@ static void reproduce(Campaign *c, FcGroup *g)
     guint64 seed = g_array_index(g->seeds, guint64, 0);
     g_autofree char *dir = NULL, *log = NULL, *rec = NULL, *replay = NULL;
     g_autofree char *a_results = NULL, *a_first = NULL, *a_global = NULL;
-    g_autofree char *a_timeout = NULL, *plan = NULL;
+    g_autofree char *a_timeout = NULL;
     g_autoptr(FcVm) vm = NULL;
     g_autoptr(GError) error = NULL;
     int status;
@@ -222,10 +214,11 @@ static void reproduce(Campaign *c, FcGroup *g)
     }
     dir = g_strdup_printf("%s/repro-seed-%" G_GUINT64_FORMAT, c->results, seed);
     log = g_build_filename(dir, "run.log", NULL);
-    plan = qemu_escape(g->plan);
     a_results = g_strdup_printf("--results=%s", dir);
     a_first = g_strdup_printf("--append=faultcamp.first=%" G_GUINT64_FORMAT, seed);
-    a_global = g_strdup_printf("--qemu-arg=%s.faults=%s", c->dev->qemu_driver, plan);
+    /* -global takes its value as it is: no doubled commas */
+    a_global = g_strdup_printf("--qemu-arg=%s.faults=%s", c->dev->qemu_driver,
+                               g->plan);
     a_timeout = g_strdup_printf("--timeout=%d", VM_SILENCE_S);
     g_mkdir_with_parents(dir, 0755);
     g_printerr("faults: reproducing seed %" G_GUINT64_FORMAT " (%s), recorded\n",

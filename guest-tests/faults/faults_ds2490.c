@@ -195,7 +195,8 @@ static bool all_slaves_here(void)
 static int recover(struct fc_report *rep)
 {
     long long end = now_ms() + RECOVER_MS;
-    uint8_t got[EE_BLOCK], st = 0;
+    uint8_t got[EE_BLOCK] = {0}, st = 0;
+    char g[2 * EE_BLOCK + 1], w[2 * EE_BLOCK + 1];
     int n = -1, sn = -1;
 
     for (;;) {
@@ -216,11 +217,14 @@ static int recover(struct fc_report *rep)
         }
         sleep_ms(200);
     }
+    w1_hex(got, EE_BLOCK, g, sizeof(g));
+    w1_hex(ref_ee, EE_BLOCK, w, sizeof(w));
     snprintf(rep->detail, sizeof(rep->detail),
-             "%d ms after the plan was cleared: %s, eeprom read %d, ds2413 "
-             "state read %d (0x%02x)",
+             "%d ms after the plan was cleared: %s, eeprom read %d (%s, the "
+             "eeprom holds %s), ds2413 state read %d (0x%02x, the pins are "
+             "0x%02x)",
              RECOVER_MS, all_slaves_here() ? "slaves attached" : "slaves missing",
-             n, sn, st);
+             n, n == EE_BLOCK ? g : "-", w, sn, st, ref_p2_state);
     return -1;
 }
 
