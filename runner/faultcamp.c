@@ -580,7 +580,7 @@ static const char *tristate(int v)
 char *fc_campaign_format(const FcCampaign *c)
 {
     GString *s = g_string_new(NULL);
-    guint with = 0;
+    guint with = 0, tried = 0, same = 0;
 
     for (guint i = 1; i < c->histogram->len; i++) {
         with += g_array_index(c->histogram, guint, i);
@@ -607,6 +607,12 @@ char *fc_campaign_format(const FcCampaign *c)
                                g_array_index(g->seeds, guint64, 0),
                                tristate(g->reproduced), tristate(g->replayed),
                                g->signature);
+        tried += g->reproduced >= 0;
+        same += g->reproduced > 0;
+    }
+    if (tried) {
+        g_string_append_printf(s, "reproduced under record/replay: %u of %u "
+                                  "tried (H4)\n", same, tried);
     }
     return g_string_free(s, FALSE);
 }
