@@ -30,9 +30,15 @@
 
 enum { EXIT_TROUBLE = 2 };
 
-/* Console silence that counts as a hung VM: the guest prints a line per
- * episode, and bounds each of its operations itself (at most 3 minutes). */
-#define VM_SILENCE_S 600
+/*
+ * The runner's --timeout: console silence that counts as a hung VM, and
+ * (less 10 s) what /init lets the campaign program run in all.  The guest
+ * prints a line per episode and bounds each of its operations itself (at
+ * most 3 minutes), so silence is rare; the whole program needs its
+ * episodes' time: at least VM_SILENCE_S, or this many ms per episode.
+ */
+#define VM_SILENCE_S   600
+#define EPISODE_MAX_MS 2000
 #define PROGRESS_S   10
 
 typedef struct {
@@ -165,7 +171,8 @@ static FcVm *run_vm(Campaign *c, guint64 seed, guint count, GError **error)
     g_autofree char *a_first = g_strdup_printf(
         "--append=faultcamp.first=%" G_GUINT64_FORMAT, seed);
     g_autofree char *a_count = g_strdup_printf("--append=faultcamp.count=%u", count);
-    g_autofree char *a_timeout = g_strdup_printf("--timeout=%d", VM_SILENCE_S);
+    g_autofree char *a_timeout = g_strdup_printf(
+        "--timeout=%u", MAX(VM_SILENCE_S, count * EPISODE_MAX_MS / 1000));
     char *extra[] = {a_results, a_first, a_count, a_timeout, "--deadline=0",
                      NULL};
 
@@ -273,7 +280,7 @@ int main(int argc, char **argv)
     g_autofree char *device = NULL, *suite = NULL, *runner = NULL;
     g_autofree char *patchbay = NULL, *results = NULL, *json = NULL;
     g_autofree char *table = NULL;
-    gint64 first = 1, seeds = 100, per_vm = 1000;
+    gint64 first = 1, seeds = 100, per_vm = 500;
     gboolean no_reproduce = FALSE;
     g_auto(GStrv) rest = NULL;
     g_autoptr(GError) error = NULL;
@@ -289,7 +296,7 @@ int main(int argc, char **argv)
         {"seeds", 0, 0, G_OPTION_ARG_INT64, &seeds, "episodes (100)", "N"},
         {"first-seed", 0, 0, G_OPTION_ARG_INT64, &first, "the first seed (1)", "S"},
         {"per-vm", 0, 0, G_OPTION_ARG_INT64, &per_vm,
-         "episodes one VM runs at most (1000)", "N"},
+         "episodes one VM runs at most (500)", "N"},
         {"no-reproduce", 0, 0, G_OPTION_ARG_NONE, &no_reproduce,
          "do not record and replay the findings", NULL},
         {"runner", 0, 0, G_OPTION_ARG_FILENAME, &runner, "patchbay-run", "PATH"},
