@@ -5,11 +5,13 @@
  * "Campaigns").
  *
  *   patchbay-faults --device ds2490|agpu --runner PATH --patchbay PATH
- *                   --results DIR [--suite NAME] [--seeds N]
+ *                   --results DIR [--seeds N]
  *                   [--first-seed S] [--per-vm N] [--no-reproduce]
  *                   -- RUNNER_ARGS...
  *
- * Each VM runs the device's suite with faultcamp.first and .count on its
+ * RUNNER_ARGS are patchbay-run's, with the campaign's suite (the shell's
+ * --suite, default w1faults or gpufaults). Each VM runs it with
+ * faultcamp.first and .count on its
  * kernel command line: one episode per seed until a finding ends the VM,
  * then a new VM goes on from the next seed.  Each finding's first seed is
  * then run once more with the plan on QEMU's command line (where
@@ -52,7 +54,7 @@ static const FcDeviceInfo devices[] = {
 
 typedef struct {
     const FcDeviceInfo *dev;
-    const char *suite, *runner, *patchbay, *results;
+    const char *runner, *patchbay, *results;
     char **run_args;
     guint per_vm;
     gint64 start_us;
@@ -277,7 +279,7 @@ static void reproduce(Campaign *c, FcGroup *g)
 
 int main(int argc, char **argv)
 {
-    g_autofree char *device = NULL, *suite = NULL, *runner = NULL;
+    g_autofree char *device = NULL, *runner = NULL;
     g_autofree char *patchbay = NULL, *results = NULL, *json = NULL;
     g_autofree char *table = NULL;
     gint64 first = 1, seeds = 100, per_vm = 500;
@@ -291,8 +293,6 @@ int main(int argc, char **argv)
     GOptionEntry entries[] = {
         {"device", 0, 0, G_OPTION_ARG_STRING, &device,
          "the device under a plan: ds2490 or agpu", "NAME"},
-        {"suite", 0, 0, G_OPTION_ARG_STRING, &suite,
-         "the campaign's suite (default: w1faults or gpufaults)", "NAME"},
         {"seeds", 0, 0, G_OPTION_ARG_INT64, &seeds, "episodes (100)", "N"},
         {"first-seed", 0, 0, G_OPTION_ARG_INT64, &first, "the first seed (1)", "S"},
         {"per-vm", 0, 0, G_OPTION_ARG_INT64, &per_vm,
@@ -330,7 +330,6 @@ int main(int argc, char **argv)
         g_printerr("patchbay-faults: --runner, --patchbay and --results are required\n");
         return EXIT_TROUBLE;
     }
-    c.suite = suite ? suite : c.dev->suite;
     c.runner = runner;
     c.patchbay = patchbay;
     c.results = results;
