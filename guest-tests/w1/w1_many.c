@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pbctl.h"
 #include "w1util.h"
 
 #define NSLAVES 100
@@ -410,6 +411,52 @@ static int c_max_refused(unsigned long arg, char *why)
 }
 
 /*
+ * ds9490r_search() means to sleep jtime, msecs_to_jiffies(1000 * 8 / 75)
+ * = 106 ms, before each status poll ("sleep for discovering 8 devices (1
+ * bulk transfer and 1/2 FIFO size) at a time"): a search of at most 64 ids
+ * at the chip's 13.16 ms each is then done in about 9 polls.  The DS2490's
+ * fault-events (an empty plan counts them from when it is set) give the
+ * EP1 status reads over PACE_SEARCHES searches; a search may take twice
+ * the polls it needs, and the window one search more than it counts.
+ */
+#define DS2490_MANY_QOM QOM_PERIPH "ds2490-many"
+#define PACE_SEARCHES 4
+#define PACE_POLLS_MAX (2 * (DEFAULT_MAX * 1316 / 10600 + 2))
+
+static int c_search_pace(unsigned long arg, char *why)
+{
+    char events[512];
+    const char *p;
+    long long ep1;
+
+    (void)arg;
+    if (pbctl_open()) {
+        return kt_skip(why, "%s", pbctl_unavailable_reason());
+    }
+    if (pbctl_fault_plan(DS2490_MANY_QOM, "", "")) {
+        return kt_fail(why, "%s", pbctl_last_reply());
+    }
+    if (!wait_searches(PACE_SEARCHES, PACE_SEARCHES * SEARCH_MS)) {
+        return kt_fail(why, "%d searches did not start within %d ms",
+                       PACE_SEARCHES, PACE_SEARCHES * SEARCH_MS);
+    }
+    if (pbctl_qom_get_str(DS2490_MANY_QOM, "fault-events", events,
+                          sizeof(events))) {
+        return kt_fail(why, "%s", pbctl_last_reply());
+    }
+    p = strstr(events, "ep1=");
+    ep1 = p ? strtoll(p + 4, NULL, 10) : 0;
+    ktap_print_msg("%d searches: fault-events \"%s\"", PACE_SEARCHES,
+                   events);
+    if (ep1 > (long long)(PACE_SEARCHES + 1) * PACE_POLLS_MAX) {
+        return kt_fail(why, "%lld status reads in %d searches, more than %d "
+                       "a search: the search polls without its 106 ms sleep",
+                       ep1, PACE_SEARCHES, PACE_POLLS_MAX);
+    }
+    return KTAP_PASS;
+}
+
+/*
  * In order: the default limit first, then the run-time changes (each case
  * starts from the state the one before left), then the refusals at 64.
  */
@@ -437,6 +484,9 @@ static const struct kt_row cases[] = {
       c_max_refused, 1 },
     { "M7 w1_master_max_slave_count \"many\" refused with EINVAL", NULL,
       c_max_refused, 2 },
+    { "M8 the search polls the DS2490's status every 106 ms, as "
+      "ds9490r_search() means to: at most 18 status reads a search",
+      NULL, c_search_pace, 0 },
 };
 
 /* the DS2490 enumerated and its bus master searching */

@@ -214,6 +214,15 @@ void ds2490_faults_format_counts(const DS2490Faults *f, char *buf,
                             buf, size);
 }
 
+void ds2490_faults_format_events(const DS2490Faults *f, char *buf,
+                                 size_t size)
+{
+    static const uint32_t none[DS2490_FAULT_EVENTS];
+
+    faultplan_format_events(&ds2490_fault_table, f ? f->events : none, buf,
+                            size);
+}
+
 bool ds2490_faults_in_use(const DS2490Faults *f)
 {
     return f && (ds2490_faults_planned(f) || f->seed || f->wedged);
@@ -283,10 +292,13 @@ static bool ds2490_faults_happens(DS2490Faults *f, DS2490FaultKind kind)
 
 bool ds2490_faults_stall(DS2490Faults *f)
 {
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return false;
     }
     ds2490_faults_count(f, DS2490_EVENT_VENDOR);
+    if (!ds2490_faults_planned(f)) {
+        return false;
+    }
     /* at random: the request in progress completes, then the device goes */
     ds2490_faults_happens(f, DS2490_FAULT_UNPLUG);
     return ds2490_faults_happens(f, DS2490_FAULT_STALL);
@@ -294,10 +306,13 @@ bool ds2490_faults_stall(DS2490Faults *f)
 
 bool ds2490_faults_ep2_nak(DS2490Faults *f)
 {
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return false;
     }
     ds2490_faults_count(f, DS2490_EVENT_EP2);
+    if (!ds2490_faults_planned(f)) {
+        return false;
+    }
     return ds2490_faults_happens(f, DS2490_FAULT_EP2_NAK);
 }
 
@@ -306,10 +321,13 @@ int ds2490_faults_ep3_read(DS2490Faults *f, int ready)
     if (f) {
         f->ep3_cut = false;
     }
-    if (!ds2490_faults_planned(f) || ready <= 0) {
+    if (!f || ready <= 0) {
         return ready;
     }
     ds2490_faults_count(f, DS2490_EVENT_EP3);
+    if (!ds2490_faults_planned(f)) {
+        return ready;
+    }
     /* a NAKed read has nothing to cut: a due ep3-short takes the next one */
     if (ds2490_faults_happens(f, DS2490_FAULT_EP3_NAK)) {
         return -1;
@@ -323,10 +341,13 @@ int ds2490_faults_ep3_read(DS2490Faults *f, int ready)
 
 int ds2490_faults_ep1_length(DS2490Faults *f, int len)
 {
-    if (!ds2490_faults_planned(f) || len <= 0) {
+    if (!f || len <= 0) {
         return len;
     }
     ds2490_faults_count(f, DS2490_EVENT_EP1);
+    if (!ds2490_faults_planned(f)) {
+        return len;
+    }
     if (ds2490_faults_happens(f, DS2490_FAULT_EP1_SHORT)) {
         return ds2490_faults_below(f, len);
     }
@@ -343,10 +364,13 @@ uint8_t ds2490_faults_command_start(DS2490Faults *f)
     }
     /* only the command that was wedged can be; a new one starts clean */
     f->wedged = false;
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return 0;
     }
     ds2490_faults_count(f, DS2490_EVENT_COMM);
+    if (!ds2490_faults_planned(f)) {
+        return 0;
+    }
     for (k = 0; k < DS2490_FAULT_KINDS; k++) {
         if (ds2490_fault_result[k] && ds2490_faults_happens(f, k)) {
             result |= ds2490_fault_result[k];
@@ -373,10 +397,13 @@ bool ds2490_faults_unwedge(DS2490Faults *f)
 
 uint8_t ds2490_faults_bus_reset(DS2490Faults *f, uint8_t result)
 {
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return result;
     }
     ds2490_faults_count(f, DS2490_EVENT_RESET);
+    if (!ds2490_faults_planned(f)) {
+        return result;
+    }
     /*
      * The pulse reached the slaves; the chip missed their answer.  A bus
      * that already failed (NRS, SH) reports what it reported.
@@ -389,10 +416,13 @@ uint8_t ds2490_faults_bus_reset(DS2490Faults *f, uint8_t result)
 
 uint8_t ds2490_faults_bus_byte(DS2490Faults *f, uint8_t byte)
 {
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return byte;
     }
     ds2490_faults_count(f, DS2490_EVENT_BYTE);
+    if (!ds2490_faults_planned(f)) {
+        return byte;
+    }
     if (ds2490_faults_happens(f, DS2490_FAULT_BIT_FLIP)) {
         byte ^= 1u << ds2490_faults_below(f, 8);
     }
@@ -403,10 +433,13 @@ uint64_t ds2490_faults_search_id(DS2490Faults *f, uint64_t rom)
 {
     uint8_t b[OW_ROM_LEN];
 
-    if (!ds2490_faults_planned(f)) {
+    if (!f) {
         return rom;
     }
     ds2490_faults_count(f, DS2490_EVENT_SEARCH);
+    if (!ds2490_faults_planned(f)) {
+        return rom;
+    }
     if (!ds2490_faults_happens(f, DS2490_FAULT_SEARCH_OTHER)) {
         return rom;
     }

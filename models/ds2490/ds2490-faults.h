@@ -15,15 +15,16 @@
  * entry names, whichever it is ("comm:1:unplug": as the search starts),
  * and at random at vendor requests; the glue then detaches the device
  * from its USB port after the transfer in progress.
- * Events are counted from the moment a plan is set; setting either part
- * of the plan (even to the same text) restarts the counters, the pending
+ * Events are counted from the moment a plan is set, also an empty one
+ * (fault-events: what a script's numbers count); setting either part of
+ * the plan (even to the same text) restarts the counters, the pending
  * script faults and the generator.  The same seed, script and sequence of
  * host requests give the same faults.  The formats and the generator are
  * models/faultplan's, which the agpu's plans share.
  *
  * The engine reaches the plan through DS2490Core.faults (NULL: no faults)
  * and calls one hook per site (ds2490_faults_stall() ...); an empty plan
- * changes nothing and counts nothing.  The state is plain data, like
+ * changes nothing, it only counts the events.  The state is plain data, like
  * DS2490Core's, so the glue migrates it with VMState; all-zero is the
  * empty plan.  docs/devices/ds2490.md ("Fault plans") has the table of
  * kinds and why each one is something hardware can do.
@@ -148,6 +149,9 @@ void ds2490_faults_format_random(const DS2490Faults *f, char *buf,
 void ds2490_faults_format_script(const DS2490Faults *f, char *buf,
                                  size_t size);
 void ds2490_faults_format_counts(const DS2490Faults *f, char *buf,
+                                 size_t size);
+/* the events since the plan was last set: "ep1=12,ep3=2,comm=3" */
+void ds2490_faults_format_events(const DS2490Faults *f, char *buf,
                                  size_t size);
 
 /* a plan is set, or a fault left state behind (VMState .needed) */

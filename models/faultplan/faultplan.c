@@ -437,6 +437,23 @@ void faultplan_format_counts(const FaultPlanTable *t,
     }
 }
 
+void faultplan_format_events(const FaultPlanTable *t, const uint32_t *events,
+                             char *buf, size_t size)
+{
+    FaultPlanText out;
+    bool first = true;
+    unsigned e;
+
+    faultplan_text_start(&out, buf, size);
+    for (e = 0; e < t->nevents; e++) {
+        if (events[e]) {
+            faultplan_text_add(&out, "%s%s=%" PRIu32, first ? "" : ",",
+                               t->events[e], events[e]);
+            first = false;
+        }
+    }
+}
+
 bool faultplan_valid(const FaultPlanTable *t, const uint16_t *permille,
                      unsigned len, const uint8_t *event,
                      const uint8_t *kind, const uint32_t *n)

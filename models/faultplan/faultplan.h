@@ -94,6 +94,9 @@ void faultplan_format_script(const FaultPlanTable *t, unsigned len,
 void faultplan_format_counts(const FaultPlanTable *t,
                              const uint32_t *injected, char *buf,
                              size_t size);
+/* the events seen ("ep1=12,comm=3", non-zero ones, in the table's order) */
+void faultplan_format_events(const FaultPlanTable *t, const uint32_t *events,
+                             char *buf, size_t size);
 
 /* some kind has a probability */
 bool faultplan_random_set(const FaultPlanTable *t, const uint16_t *permille);

@@ -499,6 +499,16 @@ static void usb_ds2490_set_fault_script(Object *obj, const char *value,
     trace_usb_ds2490_fault_plan("fault-script", value);
 }
 
+/* "fault-events" (read-only): the events since the plan was last set */
+static char *usb_ds2490_get_fault_events(Object *obj, Error **errp)
+{
+    USBDS2490State *s = USB_DS2490(obj);
+    char *text = g_malloc(DS2490_FAULTS_TEXT_MAX);
+
+    ds2490_faults_format_events(&s->faults, text, DS2490_FAULTS_TEXT_MAX);
+    return text;
+}
+
 /* "fault-counts" (read-only): the faults injected since the plan was set */
 static char *usb_ds2490_get_fault_counts(Object *obj, Error **errp)
 {
@@ -715,6 +725,11 @@ static void usb_ds2490_class_init(ObjectClass *klass, void *data)
                                   usb_ds2490_get_fault_counts, NULL);
     object_class_property_set_description(klass, "fault-counts",
         "faults injected since the plan was set: KIND=COUNT,...");
+    object_class_property_add_str(klass, "fault-events",
+                                  usb_ds2490_get_fault_events, NULL);
+    object_class_property_set_description(klass, "fault-events",
+        "events since the plan was last set (also an empty one): "
+        "EVENT=COUNT,...");
     set_bit(DEVICE_CATEGORY_BRIDGE, dc->categories);
 }
 
