@@ -58,6 +58,16 @@ static const struct gf_row rows[] = {
     {"GPU fault submit:1:cp-stall: the job is held, hangcheck recovers it "
      "as a fault (FAULTS + 1, IB not run), then the GPU executes again",
      "submit:1:cp-stall", "cp-stall=1"},
+    /*
+     * The same hang, and the soft reset of a2xx_recover() takes 2 s
+     * (reset-slow): the hw_init after it times out in adreno_idle()
+     * ("gpu hw init failed").  The hung job still counts as a fault and
+     * its fence still signals; once the CP is out of reset, the next
+     * submit on the same queue must run.
+     */
+    {"GPU fault submit:1:cp-stall;reset:1:reset-slow: the job is held, "
+     "recovery's soft reset is slow, the GPU executes again afterwards",
+     "submit:1:cp-stall;reset:1:reset-slow", "cp-stall=1,reset-slow=1"},
 };
 
 /* The render node's power/control, e.g. /sys/class/drm/renderD128/... */
