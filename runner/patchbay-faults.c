@@ -216,11 +216,6 @@ static void reproduce(Campaign *c, FcGroup *g)
         g->repro_note = g_strdup("found outside an episode: no plan to replay");
         return;
     }
-    if (g_str_equal(g->kind, "not-recovered")) {
-        /* the check needs the plan cleared: a qom-set, which no replay repeats */
-        g->repro_note = g_strdup("the recovery check is not run in a reproduction");
-        return;
-    }
     dir = g_strdup_printf("%s/repro-seed-%" G_GUINT64_FORMAT, c->results, seed);
     log = g_build_filename(dir, "run.log", NULL);
     a_results = g_strdup_printf("--results=%s", dir);

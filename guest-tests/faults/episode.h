@@ -23,8 +23,7 @@
  * host's --append): faultcamp.first=S (the first seed), faultcamp.count=N
  * (episodes), faultcamp.replay=1 (reproduce one episode: the plan is on
  * QEMU's command line, where record/replay sees it, so the program sets
- * and clears nothing and skips the recovery check, which needs a cleared
- * plan).
+ * and clears nothing, and checks the device with the plan still on).
  */
 #ifndef PATCHBAY_FAULTS_EPISODE_H
 #define PATCHBAY_FAULTS_EPISODE_H
