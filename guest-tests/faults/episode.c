@@ -95,6 +95,7 @@ void fc_wrong(struct fc_report *rep, const char *fmt, ...)
         return; /* the first one tells */
     }
     rep->verdict = FC_WRONG;
+    str_copy(rep->wrong_op, rep->op, sizeof(rep->wrong_op));
     va_start(ap, fmt);
     vsnprintf(rep->detail, sizeof(rep->detail), fmt, ap);
     va_end(ap);
@@ -253,7 +254,7 @@ static int episode(const struct fc_device *dev, uint64_t seed, bool replay,
     if (kind) {
         finding_set(f, kind, rep->op, how);
     } else if (rep->verdict == FC_WRONG) {
-        finding_set(f, "wrong-data", rep->op, rep->detail);
+        finding_set(f, "wrong-data", rep->wrong_op, rep->detail);
     }
     if (!replay) {
         pbctl_qom_get_str(dev->qom, "fault-counts", counts, sizeof(counts));

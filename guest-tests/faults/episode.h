@@ -52,6 +52,7 @@ enum fc_verdict {
  */
 struct fc_report {
     char op[48];
+    char wrong_op[48]; /* the operation that gave the wrong data */
     enum fc_verdict verdict;
     char detail[KT_WHY_LEN];
     int done;
