@@ -556,12 +556,20 @@ gboolean fc_campaign_write_json(const FcCampaign *c, const char *path,
     results_json_add_double(b, "elapsed_s", c->elapsed_s);
     results_json_add_double(b, "episodes_per_min", fc_campaign_rate(c));
     results_json_add_string(b, "rates", c->rates);
+    /* faults injected -> episodes, the counts that occurred only (an
+     * episode whose driver polls a register can draw thousands) */
     json_builder_set_member_name(b, "faults_per_episode");
-    json_builder_begin_array(b);
+    json_builder_begin_object(b);
     for (guint i = 0; i < c->histogram->len; i++) {
-        json_builder_add_int_value(b, g_array_index(c->histogram, guint, i));
+        guint n = g_array_index(c->histogram, guint, i);
+        g_autofree char *key = g_strdup_printf("%u", i);
+
+        if (n) {
+            json_builder_set_member_name(b, key);
+            json_builder_add_int_value(b, n);
+        }
     }
-    json_builder_end_array(b);
+    json_builder_end_object(b);
     json_builder_set_member_name(b, "findings");
     json_builder_begin_array(b);
     for (guint i = 0; i < c->groups->len; i++) {
@@ -580,17 +588,19 @@ static const char *tristate(int v)
 char *fc_campaign_format(const FcCampaign *c)
 {
     GString *s = g_string_new(NULL);
-    guint with = 0, tried = 0, same = 0;
+    guint with = 0, few = 0, tried = 0, same = 0;
 
     for (guint i = 1; i < c->histogram->len; i++) {
         with += g_array_index(c->histogram, guint, i);
+        few += i <= 3 ? g_array_index(c->histogram, guint, i) : 0;
     }
+    few += c->histogram->len ? g_array_index(c->histogram, guint, 0) : 0;
     g_string_append_printf(s,
                            "faults --device %s: %u episodes (seeds %" G_GUINT64_FORMAT
                            "..), %u VMs, %.0f s, %.0f episodes/min; %u episodes "
-                           "with a fault\n",
+                           "with a fault, %u with 0 to 3\n",
                            c->device, c->episodes, c->first_seed, c->vms,
-                           c->elapsed_s, fc_campaign_rate(c), with);
+                           c->elapsed_s, fc_campaign_rate(c), with, few);
     if (c->groups->len == 0) {
         g_string_append(s, "no finding\n");
         return g_string_free(s, FALSE);

@@ -305,6 +305,13 @@ static void test_dedup_json_table(void)
     g_assert_cmpuint(json_array_get_length(seeds), ==, 2);
     g_assert_cmpint(json_array_get_int_element(seeds, 1), ==, 41);
     g_assert_true(json_object_get_null_member(g, "reproduced"));
+    /* vm_console's counts: 0, 3 and 1 faults */
+    g_assert_cmpint(json_object_get_int_member(
+                        json_object_get_object_member(root, "faults_per_episode"),
+                        "3"),
+                    ==, 1);
+    g_assert_false(json_object_has_member(
+        json_object_get_object_member(root, "faults_per_episode"), "2"));
     table = fc_campaign_format(c);
     g_assert_nonnull(strstr(table, "wrong-data in ds2413-state"));
     g_assert_nonnull(strstr(table, "5 episodes"));
