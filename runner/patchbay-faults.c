@@ -7,6 +7,7 @@
  *   patchbay-faults --device ds2490|agpu --runner PATH --patchbay PATH
  *                   --results DIR [--seeds N]
  *                   [--first-seed S] [--per-vm N] [--no-reproduce]
+ *                   [--repro-on-cmdline]
  *                   -- RUNNER_ARGS...
  *
  * RUNNER_ARGS are patchbay-run's, with the campaign's suite (the shell's
@@ -14,8 +15,10 @@
  * faultcamp.first and .count on its
  * kernel command line: one episode per seed until a finding ends the VM,
  * then a new VM goes on from the next seed.  Each finding's first seed is
- * then run once more with the plan on QEMU's command line (where
- * record/replay sees it), recorded, and the recording replayed.  Progress
+ * then run once more, alone in a fresh VM, recorded (the control channel
+ * is then served inside QEMU, so the plan the guest sets replays; or,
+ * with --repro-on-cmdline, with the plan on QEMU's command line from
+ * boot), and the recording replayed.  Progress
  * goes to stderr, the table to stdout, the rest into DIR: vm-NNN/ (each
  * VM's result folder), repro-seed-S/ and repro-seed-S-replay/, and
  * findings.json (faultcamp.h).
@@ -57,6 +60,7 @@ typedef struct {
     const char *runner, *patchbay, *results;
     char **run_args;
     guint per_vm;
+    gboolean repro_cmdline;
     gint64 start_us;
     FcCampaign *camp;
 } Campaign;
@@ -228,11 +232,21 @@ static void reproduce(Campaign *c, FcGroup *g)
     g_printerr("faults: reproducing seed %" G_GUINT64_FORMAT " (%s), recorded\n",
                seed, g->title);
     {
-        char *extra[] = {a_results, "--record", a_first,
-                         "--append=faultcamp.replay=1", "--qemu-arg=-global",
-                         a_global, a_timeout, "--deadline=0", NULL};
+        /*
+         * The episode as the campaign ran it: under --record the control
+         * channel is served inside QEMU, so the plan the guest sets through
+         * it is guest I/O and replays (docs/record-replay.md). Or, with
+         * --repro-on-cmdline, the plan from boot on QEMU's command line.
+         */
+        char *channel[] = {a_results, "--record", a_first,
+                           "--append=faultcamp.count=1", a_timeout,
+                           "--deadline=0", NULL};
+        char *cmdline[] = {a_results, "--record", a_first,
+                           "--append=faultcamp.replay=1", "--qemu-arg=-global",
+                           a_global, a_timeout, "--deadline=0", NULL};
 
-        if (run_runner(c, extra, log, NULL, seed, &error) < 0) {
+        if (run_runner(c, c->repro_cmdline ? cmdline : channel, log, NULL,
+                       seed, &error) < 0) {
             g->repro_note = g_strdup(error->message);
             return;
         }
@@ -278,7 +292,7 @@ int main(int argc, char **argv)
     g_autofree char *patchbay = NULL, *results = NULL, *json = NULL;
     g_autofree char *table = NULL;
     gint64 first = 1, seeds = 100, per_vm = 500;
-    gboolean no_reproduce = FALSE;
+    gboolean no_reproduce = FALSE, repro_cmdline = FALSE;
     g_auto(GStrv) rest = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(FcCampaign) camp = NULL;
@@ -294,6 +308,10 @@ int main(int argc, char **argv)
          "episodes one VM runs at most (500)", "N"},
         {"no-reproduce", 0, 0, G_OPTION_ARG_NONE, &no_reproduce,
          "do not record and replay the findings", NULL},
+        {"repro-on-cmdline", 0, 0, G_OPTION_ARG_NONE, &repro_cmdline,
+         "reproduce with the plan on QEMU's command line from boot, not set "
+         "through the control channel as in the campaign",
+         NULL},
         {"runner", 0, 0, G_OPTION_ARG_FILENAME, &runner, "patchbay-run", "PATH"},
         {"patchbay", 0, 0, G_OPTION_ARG_FILENAME, &patchbay,
          "scripts/patchbay, for replay", "PATH"},
@@ -330,6 +348,7 @@ int main(int argc, char **argv)
     c.results = results;
     c.run_args = rest ? rest : (char *[]){NULL};
     c.per_vm = (guint)per_vm;
+    c.repro_cmdline = repro_cmdline;
     camp = fc_campaign_new(c.dev->name, (guint64)first, (guint)seeds);
     c.camp = camp;
     c.start_us = g_get_monotonic_time();
