@@ -487,6 +487,7 @@ void fc_campaign_add_vm(FcCampaign *c, const FcVm *vm)
             g->report = g_strdup(f->report);
             g->seeds = g_array_new(FALSE, FALSE, sizeof(guint64));
             g->plan = f->seed ? fc_plan(f->seed, vm->rates) : NULL;
+            g->vm_first = vm->first_seed;
             g->reproduced = g->replayed = -1;
             g_ptr_array_add(c->groups, g);
             g_hash_table_insert(c->by_signature, g->signature, g);
@@ -534,6 +535,7 @@ static void build_group(JsonBuilder *b, const FcGroup *g)
     }
     json_builder_end_array(b);
     results_json_add_string(b, "plan", g->plan);
+    results_json_add_int(b, "vm_first_seed", (gint64)g->vm_first);
     results_json_add_string(b, "recording", g->recording);
     add_tristate(b, "reproduced", g->reproduced);
     add_tristate(b, "replayed", g->replayed);

@@ -84,6 +84,7 @@ typedef struct {
     char **frames;
     char *report;   /* the first seed's */
     GArray *seeds;  /* guint64, in the order found */
+    guint64 vm_first; /* the first seed of the VM that found seeds[0] */
     char *plan;     /* the first seed's plan: "seed=S,<rates>" */
     char *recording; /* the reproduction's folder, or NULL */
     int reproduced;  /* -1 not tried, 0 no, 1 the same signature again */

@@ -211,7 +211,7 @@ static void reproduce(Campaign *c, FcGroup *g)
     guint64 seed = g_array_index(g->seeds, guint64, 0);
     g_autofree char *dir = NULL, *log = NULL, *rec = NULL, *replay = NULL;
     g_autofree char *a_results = NULL, *a_first = NULL, *a_global = NULL;
-    g_autofree char *a_timeout = NULL;
+    g_autofree char *a_timeout = NULL, *a_count = NULL;
     g_autoptr(FcVm) vm = NULL;
     g_autoptr(GError) error = NULL;
     int status;
@@ -223,24 +223,31 @@ static void reproduce(Campaign *c, FcGroup *g)
     dir = g_strdup_printf("%s/repro-seed-%" G_GUINT64_FORMAT, c->results, seed);
     log = g_build_filename(dir, "run.log", NULL);
     a_results = g_strdup_printf("--results=%s", dir);
-    a_first = g_strdup_printf("--append=faultcamp.first=%" G_GUINT64_FORMAT, seed);
+    a_first = g_strdup_printf("--append=faultcamp.first=%" G_GUINT64_FORMAT,
+                              c->repro_cmdline ? seed : g->vm_first);
+    a_count = g_strdup_printf("--append=faultcamp.count=%" G_GUINT64_FORMAT,
+                              seed - g->vm_first + 1);
     /* -global takes its value as it is: no doubled commas */
     a_global = g_strdup_printf("--qemu-arg=%s.faults=%s", c->dev->qemu_driver,
                                g->plan);
-    a_timeout = g_strdup_printf("--timeout=%d", VM_SILENCE_S);
+    a_timeout = g_strdup_printf(
+        "--timeout=%u",
+        (guint)MAX(VM_SILENCE_S, (seed - g->vm_first + 1) * EPISODE_MAX_MS / 1000));
     g_mkdir_with_parents(dir, 0755);
     g_printerr("faults: reproducing seed %" G_GUINT64_FORMAT " (%s), recorded\n",
                seed, g->title);
     {
         /*
-         * The episode as the campaign ran it: under --record the control
-         * channel is served inside QEMU, so the plan the guest sets through
-         * it is guest I/O and replays (docs/record-replay.md). Or, with
-         * --repro-on-cmdline, the plan from boot on QEMU's command line.
+         * The episodes as the campaign's VM ran them, from its first seed to
+         * this one, in a fresh VM: the state the earlier episodes left (a
+         * slave gone, a FIFO out of step) is part of the finding. Under
+         * --record the control channel is served inside QEMU, so the plans
+         * the guest sets through it are guest I/O and replay
+         * (docs/record-replay.md). Or, with --repro-on-cmdline, this seed
+         * alone with its plan on QEMU's command line from boot.
          */
-        char *channel[] = {a_results, "--record", a_first,
-                           "--append=faultcamp.count=1", a_timeout,
-                           "--deadline=0", NULL};
+        char *channel[] = {a_results, "--record", a_first, a_count,
+                           a_timeout, "--deadline=0", NULL};
         char *cmdline[] = {a_results, "--record", a_first,
                            "--append=faultcamp.replay=1", "--qemu-arg=-global",
                            a_global, a_timeout, "--deadline=0", NULL};
@@ -251,7 +258,7 @@ static void reproduce(Campaign *c, FcGroup *g)
             return;
         }
     }
-    vm = fc_vm_load(seed, dir, &error);
+    vm = fc_vm_load(c->repro_cmdline ? seed : g->vm_first, dir, &error);
     g->reproduced = vm && group_found_in(g, vm);
     rec = g_build_filename(dir, "recording", NULL);
     if (g_file_test(rec, G_FILE_TEST_IS_DIR)) {
