@@ -39,7 +39,6 @@ struct wf_row {
     const char *script; /* fault-script */
     const char *fired;  /* fault-counts afterwards, exactly */
     unsigned accept;    /* classes the driver's code leads to */
-    bool unplugs;       /* the plan pulls the cable: plug it in again */
 };
 
 /*
@@ -169,22 +168,22 @@ static const struct wf_row rows[] = {
     {"U2 unplug as a netlink SEARCH starts (comm:1:unplug): the master "
      "goes, and comes back with all four when plugged in",
      NEED_NETLINK, OP_SEARCH, 0, "comm:1:unplug", "unplug=1",
-     C_RIGHT | C_FEWER | C_ERROR, true},
+     C_RIGHT | C_FEWER | C_ERROR},
     /* COMM 3 is CONVERT T: the device goes as w1_therm sleeps 750 ms */
     {"U3 unplug during t1's conversion (comm:3:unplug): w1_slave empty, "
      "the master goes and comes back when plugged in",
      NEED_THERM, OP_THERM, 0, "comm:3:unplug", "unplug=1",
-     C_RIGHT | C_ERROR, true},
+     C_RIGHT | C_ERROR},
     /* COMM 7 is the scratchpad's BLOCK_IO: its EP3 read meets no device */
     {"U4 unplug in the scratchpad read (comm:7:unplug): w1_slave empty, "
      "the master goes and comes back when plugged in",
      NEED_THERM, OP_THERM, 0, "comm:7:unplug", "unplug=1",
-     C_RIGHT | C_ERROR, true},
+     C_RIGHT | C_ERROR},
     /* EP3 read 2 is the DS2431's READ MEMORY command read back */
     {"U5 unplug in an eeprom read of e1 (ep3:2:unplug): an error, the "
      "master goes and comes back when plugged in",
      NEED_DS2431, OP_EEPROM, 0, "ep3:2:unplug", "unplug=1",
-     C_RIGHT | C_ERROR, true},
+     C_RIGHT | C_ERROR},
 };
 
 /* Append "; " and a formatted problem to list. */
@@ -207,7 +206,7 @@ static void problem(char *list, size_t len, const char *fmt, ...)
 static int set_attached(bool on, char *msg, size_t ml)
 {
     if (pbctl_qom_set_bool(DS2490_QOM, "attached", on)) {
-        snprintf(msg, ml, "qom-set attached %s: %.200s", on ? "true" : "false",
+        snprintf(msg, ml, "qom-set attached %s: %.100s", on ? "true" : "false",
                  pbctl_last_reply());
         return -1;
     }
@@ -294,7 +293,8 @@ static int fault_case(unsigned long i, char *why)
     }
     ktap_print_msg("%s: %s after %lld ms: %s; fault-counts \"%s\"", row->script,
                    wf_class_name(c), ms, desc, counts);
-    if (row->unplugs && replug(rb, sizeof(rb))) {
+    /* the plan pulled the cable: plug it in again */
+    if (strstr(row->script, "unplug") && replug(rb, sizeof(rb))) {
         /* the cable in again, whatever the master did */
         set_attached(true, desc, sizeof(desc));
         problem(list, sizeof(list), "%s", rb);
@@ -421,9 +421,76 @@ static int unplug_probe_case(unsigned long i, char *why)
     return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
 }
 
+/* Every slave of the default bus on it (true) or off it. */
+static int all_present(bool on, char *why)
+{
+    char path[64];
+
+    for (int k = 0; k < SL_COUNT; k++) {
+        snprintf(path, sizeof(path), QOM_PERIPH "%s", w1_slaves[k].qom);
+        if (pbctl_qom_set_bool(path, "present", on)) {
+            return kt_fail(why, "qom-set %s present %s: %.300s", path,
+                           on ? "true" : "false", pbctl_last_reply());
+        }
+    }
+    return 0;
+}
+
+/*
+ * V1: the slaves leave the bus between the search and a read, as iButtons
+ * taken off their reader (their "present" false; the background search is
+ * stopped, so the w1 core keeps them listed).  w1_f2d_readblock()
+ * (w1_ds2431.c) selects e1 with w1_reset_select_slave(), which fails when
+ * the master's reset_bus() reports no presence pulse.  If it does not,
+ * nobody answers the READ MEMORY, the bus reads 0xff, twice, and the proof
+ * read agrees: eight 0xff bytes as e1's data.  (One slave gone among
+ * others cannot be told from the reset: the others answer it.)
+ */
+static int vanished_slave_case(unsigned long i, char *why)
+{
+    char desc[KT_WHY_LEN], list[1024] = "";
+    enum wf_class c, rc;
+    int tries;
+
+    (void)i;
+    if (pbctl_open()) {
+        return kt_skip(why, "%s", pbctl_unavailable_reason());
+    }
+    if (!wf_ready()) {
+        return kt_fail(why, "no shared page for the child's result");
+    }
+    if (wf_take_reference(OP_EEPROM, why)) {
+        wf_eeprom_restore(OP_EEPROM);
+        return KTAP_FAIL;
+    }
+    if (all_present(false, why)) {
+        all_present(true, desc);
+        wf_eeprom_restore(OP_EEPROM);
+        return KTAP_FAIL;
+    }
+    c = wf_op_run(OP_EEPROM, wf_op_bound(OP_EEPROM), desc, sizeof(desc));
+    ktap_print_msg("the slaves gone: %s: %s", wf_class_name(c), desc);
+    if (all_present(true, why)) {
+        return KTAP_FAIL;
+    }
+    rc = wf_recover(OP_EEPROM, RECOVER_MS, &tries, desc, sizeof(desc));
+    ktap_print_msg("back: %s after %d tries: %s", wf_class_name(rc), tries,
+                   desc);
+    wf_eeprom_restore(OP_EEPROM);
+    if (c != C_ERROR) {
+        problem(list, sizeof(list), "with the slaves off the bus: %s, not an "
+                "error", wf_class_name(c));
+    }
+    if (rc != C_RIGHT) {
+        problem(list, sizeof(list), "with the slaves back: %s after %d tries "
+                "(%s)", wf_class_name(rc), tries, desc);
+    }
+    return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
-static struct kt_row fault_rows[ARRAY_SIZE(rows) + 1];
+static struct kt_row fault_rows[ARRAY_SIZE(rows) + 2];
 
 void w1nl_faults_init(void)
 {
@@ -438,6 +505,10 @@ void w1nl_faults_init(void)
         "U1 unplug inside ds_probe() (vendor:2:unplug): the master goes, and "
         "comes back with all four when plugged in",
         NEED_THERM, unplug_probe_case, 0};
+    fault_rows[i + 1] = (struct kt_row){
+        "V1 the slaves off the bus after the search: e1's eeprom read fails "
+        "(no presence pulse), never eight 0xff bytes as data; back, right",
+        NEED_DS2431, vanished_slave_case, 0};
 }
 
 const struct w1nl_part w1nl_faults = {fault_rows, ARRAY_SIZE(fault_rows)};
