@@ -22,10 +22,12 @@
  * (JSON); the counts of all streams are summed per source line.
  *
  * Writes into --out: summary.txt (the streams, each object's lines, the
- * functions of interest), functions.tsv (file, function, lines, run,
- * percent), unrun.txt (every line of those functions that never ran, with
- * its source when --srctree has it) and, with --gcovr, index.html (gcovr's
- * report of the summed counts).
+ * functions of interest, the error-handling lines), functions.tsv (file,
+ * function, lines, run, percent), unrun.txt (every line of those functions
+ * that never ran, with its source when --srctree has it), error-paths.tsv
+ * and error-unrun.txt (the same for the error-handling lines of
+ * error_scope[], found by errlines.c in the --srctree source) and, with
+ * --gcovr, index.html (gcovr's report of the summed counts).
  *
  * Exit codes: 0 done; 2 no usable stream, or gcov failed.
  */
@@ -37,6 +39,8 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+
+#include "errlines.h"
 
 #define STREAM_MAX   (64u << 20) /* a stream file we read (the runner: 32) */
 #define GCDA_MAX     (4u << 20)  /* one .gcda (gcovsend.c's limit) */
@@ -52,6 +56,7 @@ static const struct {
     {"drivers/w1/w1_netlink", "drivers/w1/w1_netlink.c"},
     {"drivers/w1/w1", "drivers/w1/w1.c"},
     {"drivers/w1/w1_io", "drivers/w1/w1_io.c"},
+    {"drivers/w1/w1_int", "drivers/w1/w1_int.c"},
     {"drivers/w1/masters/ds2490", "drivers/w1/masters/ds2490.c"},
     {"drivers/w1/slaves/w1_therm", "drivers/w1/slaves/w1_therm.c"},
     {"drivers/gpu/drm/msm/msm_drv", "drivers/gpu/drm/msm/msm_drv.c"},
@@ -59,6 +64,7 @@ static const struct {
      "drivers/gpu/drm/msm/msm_gem_submit.c"},
     {"drivers/gpu/drm/msm/msm_submitqueue",
      "drivers/gpu/drm/msm/msm_submitqueue.c"},
+    {"drivers/gpu/drm/msm/msm_gpu", "drivers/gpu/drm/msm/msm_gpu.c"},
     {"drivers/gpu/drm/msm/adreno/a2xx_gpu",
      "drivers/gpu/drm/msm/adreno/a2xx_gpu.c"},
 };
@@ -96,6 +102,73 @@ static const struct {
     {"drivers/gpu/drm/msm/msm_gem_submit.c", "submit_lookup_objects"},
     {"drivers/gpu/drm/msm/msm_gem_submit.c", "submit_lookup_cmds"},
     {"drivers/gpu/drm/msm/msm_submitqueue.c", "msm_submitqueue_create"},
+};
+
+/*
+ * The error-handling lines measured (error-paths.tsv, docs/coverage.md):
+ * per group, a source and a function of it (NULL: all of the file's).
+ * The w1 core's are those between the DS2490's operations and their users:
+ * the I/O layer (w1_io.c), the master's add and removal (w1_int.c, which
+ * ds_probe() and ds_disconnect() call), the search callback and slave
+ * attach, the master thread, the sysfs rw file and the netlink commands
+ * that do I/O.
+ * whole: every line of the function counts, not only the ones errlines
+ * finds: a recovery function is error handling from its first line.
+ */
+static const struct {
+    const char *group, *src, *fn;
+    gboolean whole;
+} error_scope[] = {
+    {"ds2490", "drivers/w1/masters/ds2490.c", NULL, FALSE},
+    {"w1 core", "drivers/w1/w1_io.c", NULL, FALSE},
+    {"w1 core", "drivers/w1/w1_int.c", NULL, FALSE},
+    {"w1 core", "drivers/w1/w1.c", "rw_write", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "rw_read", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_family_notify", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "__w1_attach_slave_device", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_attach_slave_device", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_unref_slave", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_slave_detach", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_addr_crc_is_valid", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_slave_found", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_search_process_cb", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_search_process", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_process_callbacks", FALSE},
+    {"w1 core", "drivers/w1/w1.c", "w1_process", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_send_slave", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_found_send_slave", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_get_slaves", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_io", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_addremove",
+     FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_master",
+     FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_slave", FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_cb", FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "reset_select_slave",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_poll_completion",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "convert_t", FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_scratchpad",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_powermode",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_slave_show", FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "temperature_show",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "ext_power_show",
+     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_read_temp", FALSE},
+    {"a2xx recovery", "drivers/gpu/drm/msm/adreno/a2xx_gpu.c", "a2xx_recover",
+     TRUE},
+    {"a2xx recovery", "drivers/gpu/drm/msm/adreno/a2xx_gpu.c", "a2xx_idle",
+     FALSE},
+    {"a2xx recovery", "drivers/gpu/drm/msm/adreno/a2xx_gpu.c", "a2xx_irq",
+     FALSE},
+    {"a2xx recovery", "drivers/gpu/drm/msm/msm_gpu.c", "recover_worker", TRUE},
+    {"a2xx recovery", "drivers/gpu/drm/msm/msm_gpu.c", "hangcheck_handler",
+     FALSE},
 };
 
 /* One source line, summed over the streams. */
@@ -492,6 +565,164 @@ static char **source_lines(Cov *c, int src)
     return g_strsplit(text, "\n", -1);
 }
 
+/* Error-handling lines of a function, a file, a group: all, and those
+ * that are not in the body of a failed allocation's test (na). */
+typedef struct {
+    guint lines, run, lines_na, run_na;
+} Tally;
+
+static void tally(Tally *t, gboolean ran, guint8 why)
+{
+    t->lines++;
+    t->run += ran;
+    if (!(why & ERRLINE_ALLOC)) {
+        t->lines_na++;
+        t->run_na += ran;
+    }
+}
+
+static double pct(guint run, guint lines)
+{
+    return lines ? 100.0 * run / lines : 0.0;
+}
+
+static void tally_row(GString *s, const char *what, const char *group,
+                      const Tally *t)
+{
+    g_string_append_printf(s,
+                           "  %-40s %-14s %4u %4u %6.1f%%   %4u %4u %6.1f%%\n",
+                           what, group, t->lines, t->run, pct(t->run, t->lines),
+                           t->lines_na, t->run_na, pct(t->run_na, t->lines_na));
+}
+
+/* The error_scope[] entry of function fn of src, or -1. */
+static int scope_of(const char *src, const char *fn)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(error_scope); i++) {
+        if (strcmp(error_scope[i].src, src) == 0 &&
+            (!error_scope[i].fn || strcmp(error_scope[i].fn, fn) == 0)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/*
+ * error-paths.tsv (file, function, error lines, run, percent, group; a
+ * file's total as function "*"), error-unrun.txt (file:line, function,
+ * why, source) and a table in summary. An error-handling line is a line
+ * errlines finds in the source that gcov has a count for (a line with
+ * code), in a function of error_scope[].
+ */
+static void write_error_paths(Cov *c, GString *summary)
+{
+    g_autoptr(GString) tsv =
+        g_string_new("file\tfunction\terror_lines\trun\tpercent\tgroup\n");
+    g_autoptr(GString) unrun = g_string_new(NULL);
+    g_autoptr(GString) table = g_string_new(NULL);
+    g_autoptr(GPtrArray) groups = g_ptr_array_new(); /* names, in order */
+    Tally group_t[G_N_ELEMENTS(error_scope)] = {{0}}, total = {0};
+    g_autofree char *path = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS(error_scope); i++) {
+        if (!g_ptr_array_find_with_equal_func(groups, error_scope[i].group,
+                                              g_str_equal, NULL)) {
+            g_ptr_array_add(groups, (char *)error_scope[i].group);
+        }
+    }
+    for (guint i = 0; i < G_N_ELEMENTS(error_scope); i++) {
+        const char *src = error_scope[i].src;
+        int obj = source_of(src);
+        g_autofree char *file = NULL;
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        g_autoptr(ErrLines) e = NULL;
+        g_autoptr(GPtrArray) fns = g_ptr_array_new(); /* in source order */
+        g_autoptr(GHashTable) fn_t =
+            g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+        Tally file_t = {0};
+        guint g = 0;
+
+        if (i > 0 && strcmp(error_scope[i - 1].src, src) == 0) {
+            continue; /* one pass per source: its entries are adjacent */
+        }
+        file = c->srctree ? g_build_filename(c->srctree, src, NULL) : NULL;
+        if (obj < 0 || !file || !g_file_get_contents(file, &text, NULL, NULL)) {
+            g_string_append_printf(table, "  %-40s no source (--srctree)\n",
+                                   src);
+            continue;
+        }
+        g_ptr_array_find_with_equal_func(groups, error_scope[i].group,
+                                         g_str_equal, &g);
+        e = errlines_classify(text);
+        lines = g_strsplit(text, "\n", -1);
+        for (guint l = 1; l <= e->n_lines; l++) {
+            const char *fn = e->function[l];
+            int k = fn ? scope_of(src, fn) : -1;
+            g_autofree char *key = NULL;
+            g_autofree char *why = NULL;
+            Line *count;
+            Tally *t;
+
+            if (k < 0 || (!e->why[l] && !error_scope[k].whole)) {
+                continue;
+            }
+            key = g_strdup_printf("%d:%u", obj, l);
+            count = g_hash_table_lookup(c->lines, key);
+            if (!count) {
+                continue; /* no code on this line: gcov has no count */
+            }
+            t = g_hash_table_lookup(fn_t, fn);
+            if (!t) {
+                t = g_new0(Tally, 1);
+                g_hash_table_insert(fn_t, (char *)fn, t);
+                g_ptr_array_add(fns, (char *)fn);
+            }
+            tally(t, count->count > 0, e->why[l]);
+            tally(&file_t, count->count > 0, e->why[l]);
+            tally(&group_t[g], count->count > 0, e->why[l]);
+            tally(&total, count->count > 0, e->why[l]);
+            if (count->count) {
+                continue;
+            }
+            why = e->why[l] ? errlines_describe(e->why[l])
+                            : g_strdup("recovery");
+            g_string_append_printf(unrun, "%s:%u\t%s\t%s\t%s\n", src, l, fn,
+                                   why,
+                                   l <= g_strv_length(lines)
+                                       ? g_strstrip(lines[l - 1])
+                                       : "");
+        }
+        for (guint f = 0; f < fns->len; f++) {
+            const char *fn = g_ptr_array_index(fns, f);
+            Tally *t = g_hash_table_lookup(fn_t, fn);
+
+            g_string_append_printf(tsv, "%s\t%s\t%u\t%u\t%.1f\t%s\n", src, fn,
+                                   t->lines, t->run, pct(t->run, t->lines),
+                                   error_scope[scope_of(src, fn)].group);
+        }
+        g_string_append_printf(tsv, "%s\t*\t%u\t%u\t%.1f\t%s\n", src,
+                               file_t.lines, file_t.run,
+                               pct(file_t.run, file_t.lines),
+                               error_scope[i].group);
+        tally_row(table, src, error_scope[i].group, &file_t);
+    }
+    for (guint g = 0; g < groups->len; g++) {
+        tally_row(table, "", g_ptr_array_index(groups, g), &group_t[g]);
+    }
+    tally_row(table, "", "all", &total);
+    g_string_append_printf(summary,
+                           "\nerror-handling lines (docs/coverage.md): lines, "
+                           "run, percent; the same without allocation "
+                           "failures:\n%s",
+                           table->str);
+    path = g_build_filename(c->out, "error-paths.tsv", NULL);
+    g_file_set_contents(path, tsv->str, tsv->len, NULL);
+    g_free(path);
+    path = g_build_filename(c->out, "error-unrun.txt", NULL);
+    g_file_set_contents(path, unrun->str, unrun->len, NULL);
+}
+
 static int write_reports(Cov *c)
 {
     g_autoptr(GPtrArray) all = g_ptr_array_new();
@@ -573,6 +804,7 @@ static int write_reports(Cov *c)
                                functions[f].src, functions[f].fn, n, run, pct,
                                n ? "" : "  (no lines: not in the data)");
     }
+    write_error_paths(c, summary);
     path = g_build_filename(c->out, "summary.txt", NULL);
     g_file_set_contents(path, summary->str, summary->len, NULL);
     g_free(path);
