@@ -33,25 +33,24 @@ typedef struct {
 } Tok;
 
 typedef struct {
-    GArray *toks;           /* Tok */
-    GHashTable *int_fns;    /* the file's functions that return 0/-errno */
-    GHashTable *allocated;  /* "lhs" assigned from an allocation */
-    GHashTable *results;    /* variables assigned a call's result */
-    guint8 *flags;          /* per line: OR of the bits of its tokens */
-    gboolean *plain;        /* per line: has a token outside error code */
-    const char **function;  /* per line */
+    GArray *toks;          /* Tok */
+    GHashTable *int_fns;   /* the file's functions that return 0/-errno */
+    GHashTable *allocated; /* "lhs" assigned from an allocation */
+    GHashTable *results;   /* variables assigned a call's result */
+    guint8 *flags;         /* per line: OR of the bits of its tokens */
+    gboolean *plain;       /* per line: has a token outside error code */
+    const char **function; /* per line */
     guint n_lines;
-    const char *fn;         /* the function being walked */
-    gboolean dry;           /* a probe: mark nothing */
+    const char *fn; /* the function being walked */
+    gboolean dry;   /* a probe: mark nothing */
 } Walk;
 
 /* ---- the lexer ---------------------------------------------------------- */
 
 static const char *const puncts3[] = {"<<=", ">>=", "...", NULL};
-static const char *const puncts2[] = {"->", "++", "--", "<<", ">>", "<=",
-                                      ">=", "==", "!=", "&&", "||", "+=",
-                                      "-=", "*=", "/=", "%=", "&=", "|=",
-                                      "^=", "##", NULL};
+static const char *const puncts2[] = {
+    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", NULL};
 
 static void push(GArray *toks, TokType type, const char *s, gsize len,
                  guint line)
@@ -79,8 +78,7 @@ static const char *directive(const char *p, const char *end, gboolean *zero)
     while (p < end && (*p == ' ' || *p == '\t')) {
         p++;
     }
-    *zero = p < end && *p == '0' &&
-            (p + 1 == end || !g_ascii_isalnum(p[1]));
+    *zero = p < end && *p == '0' && (p + 1 == end || !g_ascii_isalnum(p[1]));
     return word;
 }
 
@@ -237,17 +235,16 @@ static gboolean contains_ci(const char *s, const char *what)
 /* Variables that hold an error code by kernel convention. */
 static gboolean errvar(const char *s)
 {
-    static const char *const names[] = {"err",    "ret",    "rc",
-                                        "error",  "retval", "result",
-                                        NULL};
+    static const char *const names[] = {"err",    "ret",    "rc", "error",
+                                        "retval", "result", NULL};
 
     return g_strv_contains(names, s);
 }
 
 static gboolean error_label(const char *s)
 {
-    static const char *const parts[] = {"err", "fail",  "bad",
-                                        "abort", "nomem", "unwind", NULL};
+    static const char *const parts[] = {"err",   "fail",   "bad", "abort",
+                                        "nomem", "unwind", NULL};
 
     for (guint i = 0; parts[i]; i++) {
         if (contains_ci(s, parts[i])) {
@@ -259,9 +256,9 @@ static gboolean error_label(const char *s)
 
 static gboolean alloc_call(const char *s)
 {
-    static const char *const parts[] = {"alloc", "kmemdup", "kstrdup",
-                                        "kstrndup", "nlmsg_new",
-                                        "genlmsg_new", "skb_clone", NULL};
+    static const char *const parts[] = {"alloc",     "kmemdup",   "kstrdup",
+                                        "kstrndup",  "nlmsg_new", "genlmsg_new",
+                                        "skb_clone", NULL};
 
     for (guint i = 0; parts[i]; i++) {
         if (strstr(s, parts[i])) {
@@ -305,10 +302,10 @@ static gboolean error_bit(const char *s)
 static gboolean reporter(const char *s)
 {
     static const char *const prefixes[] = {
-        "dev_err",  "dev_warn",  "dev_crit",  "dev_alert", "dev_emerg",
-        "pr_err",   "pr_warn",   "pr_crit",   "pr_alert",  "pr_emerg",
-        "drm_err",  "drm_warn",  "DRM_ERROR", "DRM_DEV_ERROR",
-        "DRM_WARN", "netdev_err", "WARN",     NULL};
+        "dev_err",    "dev_warn", "dev_crit",  "dev_alert",     "dev_emerg",
+        "pr_err",     "pr_warn",  "pr_crit",   "pr_alert",      "pr_emerg",
+        "drm_err",    "drm_warn", "DRM_ERROR", "DRM_DEV_ERROR", "DRM_WARN",
+        "netdev_err", "WARN",     NULL};
 
     for (guint i = 0; prefixes[i]; i++) {
         if (g_str_has_prefix(s, prefixes[i])) {
@@ -322,9 +319,9 @@ static gboolean reporter(const char *s)
 static gboolean chatter(const char *s)
 {
     static const char *const names[] = {
-        "dev_dbg",  "dev_info", "dev_notice", "pr_debug", "pr_info",
-        "pr_notice", "printk",  "DBG",        "DRM_DEBUG", "drm_dbg",
-        "DRM_INFO", "drm_info", NULL};
+        "dev_dbg",   "dev_info", "dev_notice", "pr_debug",  "pr_info",
+        "pr_notice", "printk",   "DBG",        "DRM_DEBUG", "drm_dbg",
+        "DRM_INFO",  "drm_info", NULL};
 
     for (guint i = 0; names[i]; i++) {
         if (g_str_has_prefix(s, names[i])) {
@@ -338,7 +335,7 @@ static gboolean failure_words(const char *s)
 {
     /* not a bare "err": it is in "interrupt" */
     static const char *const words[] = {
-        "fail",   "error",  "err=",      "err:",  "timeout", "timed out",
+        "fail",   "error",  "err=",  "err:",      "timeout", "timed out",
         "unable", "cannot", "can't", "could not", "fault",   NULL};
 
     for (guint i = 0; words[i]; i++) {
@@ -389,7 +386,8 @@ static gboolean error_operand(Walk *w, guint a, guint b, gboolean *alloc)
     }
     /* if (err), if (err != 0) */
     if (errvar(tok(w, a)->text) &&
-        (b == a + 1 || (b == a + 3 && is(w, a + 1, "!=") && is(w, a + 2, "0")))) {
+        (b == a + 1 ||
+         (b == a + 3 && is(w, a + 1, "!=") && is(w, a + 2, "0")))) {
         return TRUE;
     }
     if (is(w, a, "IS_ERR") || is(w, a, "IS_ERR_OR_NULL") ||
@@ -409,9 +407,8 @@ static gboolean error_operand(Walk *w, guint a, guint b, gboolean *alloc)
         return FALSE; /* !(x & ERR_BIT), !ok: not an error test */
     }
     /* if (ds_send_control(...)), if (f(...) != 0): 0 or -errno */
-    if (int_call(w, a, b) ||
-        (b > a + 2 && is(w, b - 2, "!=") && is(w, b - 1, "0") &&
-         int_call(w, a, b - 2))) {
+    if (int_call(w, a, b) || (b > a + 2 && is(w, b - 2, "!=") &&
+                              is(w, b - 1, "0") && int_call(w, a, b - 2))) {
         return TRUE;
     }
     for (guint i = a; i < b; i++) {
@@ -422,9 +419,9 @@ static gboolean error_operand(Walk *w, guint a, guint b, gboolean *alloc)
         if (strcmp(t, "<") == 0 && is(w, i + 1, "0") &&
             (i + 2 == b || is(w, i + 2, ")")) && i > a &&
             (is(w, i - 1, ")") ||
-             (ident(w, i - 1) && (errvar(tok(w, i - 1)->text) ||
-                                  g_hash_table_contains(
-                                      w->results, tok(w, i - 1)->text))))) {
+             (ident(w, i - 1) &&
+              (errvar(tok(w, i - 1)->text) ||
+               g_hash_table_contains(w->results, tok(w, i - 1)->text))))) {
             return TRUE;
         }
         if (tok(w, i)->type != T_IDENT) {
@@ -445,8 +442,8 @@ static gboolean error_operand(Walk *w, guint a, guint b, gboolean *alloc)
          * bare "count": count >= 16 is as often a length) */
         if (i == a && (is(w, i + 1, ">=") || is(w, i + 1, ">")) &&
             !is(w, i + 2, "0") &&
-            (strstr(t, "retr") || strstr(t, "tries") ||
-             strstr(t, "attempt") || strstr(t, "trying"))) {
+            (strstr(t, "retr") || strstr(t, "tries") || strstr(t, "attempt") ||
+             strstr(t, "trying"))) {
             return TRUE;
         }
     }
@@ -593,8 +590,8 @@ static guint8 simple(Walk *w, guint a, guint b)
     }
     /* buf = kmalloc(...): remember "buf" for a later if (!buf) */
     for (guint i = a + 1; i + 1 < b; i++) {
-        if (is(w, i, "=") && ident(w, i + 1) && alloc_call(tok(w, i + 1)->text) &&
-            is(w, i + 2, "(")) {
+        if (is(w, i, "=") && ident(w, i + 1) &&
+            alloc_call(tok(w, i + 1)->text) && is(w, i + 2, "(")) {
             guint l = i;
 
             while (l > a && (ident(w, l - 1) || is(w, l - 1, "->") ||
@@ -638,8 +635,7 @@ static guint block(Walk *w, guint i, guint8 ctx, gboolean *hit)
          * label only if the code before does not fall into it, as the
          * success path falls into convert_t()'s "error: return ret;" */
         if (ident(w, i) && is(w, i + 1, ":") && !is(w, i, "default")) {
-            c = error_label(tok(w, i)->text) &&
-                        (jumped || (c & ERRLINE_LABEL))
+            c = error_label(tok(w, i)->text) && (jumped || (c & ERRLINE_LABEL))
                     ? ctx | ERRLINE_LABEL
                     : ctx;
             i += 2;

@@ -21,9 +21,9 @@ enum {
 };
 
 typedef struct {
-    guint n_lines;          /* lines are 1 .. n_lines */
-    guint8 *why;            /* [n_lines + 1]: ERRLINE_* bits */
-    const char **function;  /* [n_lines + 1]: interned name, or NULL */
+    guint n_lines;         /* lines are 1 .. n_lines */
+    guint8 *why;           /* [n_lines + 1]: ERRLINE_* bits */
+    const char **function; /* [n_lines + 1]: interned name, or NULL */
 } ErrLines;
 
 ErrLines *errlines_classify(const char *text);

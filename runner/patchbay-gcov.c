@@ -141,8 +141,7 @@ static const struct {
     {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_io", FALSE},
     {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_addremove",
      FALSE},
-    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_master",
-     FALSE},
+    {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_master", FALSE},
     {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_command_slave", FALSE},
     {"w1 core", "drivers/w1/w1_netlink.c", "w1_process_cb", FALSE},
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "reset_select_slave",
@@ -150,15 +149,12 @@ static const struct {
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_poll_completion",
      FALSE},
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "convert_t", FALSE},
-    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_scratchpad",
-     FALSE},
-    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_powermode",
-     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_scratchpad", FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "read_powermode", FALSE},
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_slave_show", FALSE},
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "temperature_show",
      FALSE},
-    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "ext_power_show",
-     FALSE},
+    {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "ext_power_show", FALSE},
     {"w1_therm read", "drivers/w1/slaves/w1_therm.c", "w1_read_temp", FALSE},
     {"a2xx recovery", "drivers/gpu/drm/msm/adreno/a2xx_gpu.c", "a2xx_recover",
      TRUE},
@@ -685,13 +681,11 @@ static void write_error_paths(Cov *c, GString *summary)
             if (count->count) {
                 continue;
             }
-            why = e->why[l] ? errlines_describe(e->why[l])
-                            : g_strdup("recovery");
-            g_string_append_printf(unrun, "%s:%u\t%s\t%s\t%s\n", src, l, fn,
-                                   why,
-                                   l <= g_strv_length(lines)
-                                       ? g_strstrip(lines[l - 1])
-                                       : "");
+            why =
+                e->why[l] ? errlines_describe(e->why[l]) : g_strdup("recovery");
+            g_string_append_printf(
+                unrun, "%s:%u\t%s\t%s\t%s\n", src, l, fn, why,
+                l <= g_strv_length(lines) ? g_strstrip(lines[l - 1]) : "");
         }
         for (guint f = 0; f < fns->len; f++) {
             const char *fn = g_ptr_array_index(fns, f);
@@ -701,10 +695,9 @@ static void write_error_paths(Cov *c, GString *summary)
                                    t->lines, t->run, pct(t->run, t->lines),
                                    error_scope[scope_of(src, fn)].group);
         }
-        g_string_append_printf(tsv, "%s\t*\t%u\t%u\t%.1f\t%s\n", src,
-                               file_t.lines, file_t.run,
-                               pct(file_t.run, file_t.lines),
-                               error_scope[i].group);
+        g_string_append_printf(
+            tsv, "%s\t*\t%u\t%u\t%.1f\t%s\n", src, file_t.lines, file_t.run,
+            pct(file_t.run, file_t.lines), error_scope[i].group);
         tally_row(table, src, error_scope[i].group, &file_t);
     }
     for (guint g = 0; g < groups->len; g++) {

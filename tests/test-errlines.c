@@ -287,9 +287,16 @@ static void test_functions(void)
 static void test_garbage(void)
 {
     static const char *const texts[] = {
-        "", "{", "}", "int f() { if (", "int f(void) { if (err) ",
-        "int f(void) { \"", "int f(void) { /* ", "#if 0\n",
-        "int f(void) { goto err_x; err_x: ", "f(a) { case 1: ",
+        "",
+        "{",
+        "}",
+        "int f() { if (",
+        "int f(void) { if (err) ",
+        "int f(void) { \"",
+        "int f(void) { /* ",
+        "#if 0\n",
+        "int f(void) { goto err_x; err_x: ",
+        "f(a) { case 1: ",
     };
 
     for (guint i = 0; i < G_N_ELEMENTS(texts); i++) {
