@@ -153,6 +153,16 @@ static const struct wf_row rows[] = {
      NEED_THERM, OP_THERM, 3, "ep3:1:ep3-short", "ep3-short=1",
      C_RIGHT | C_ERROR},
     /*
+     * Vendor request 1 of the read, the COMM 1_WIRE_RESET of ds_reset(),
+     * STALLed and not executed: ds_send_control() fails, reset_bus()
+     * says no device, reset_select_slave() fails and convert_t() tries
+     * again (w1_therm.c:1113-1160).  Right after a retry, or empty.
+     */
+    {"F9 fault vendor:1:stall, the reset request STALLed: w1_slave right "
+     "or empty, and right once the plan is cleared",
+     NEED_THERM, OP_THERM, 0, "vendor:1:stall", "stall=1",
+     C_RIGHT | C_ERROR},
+    /*
      * Surprise removal (unplug: the device leaves the USB bus right after
      * the transfer of the event named).  The driver's next transfer fails
      * (-EPROTO, -ENODEV, -ESHUTDOWN), the USB core calls ds_disconnect(),
@@ -163,7 +173,7 @@ static const struct wf_row rows[] = {
      * the four slaves must come back and answer (c).  The kernel log is
      * judged too: an oops, a WARN or (on the kasan variant) a KASAN report
      * fails the run.  U1, the unplug inside ds_probe(), is its own case
-     * (unplug_probe_case()).
+     * (probe_case()).
      */
     {"U2 unplug as a netlink SEARCH starts (comm:1:unplug): the master "
      "goes, and comes back with all four when plugged in",
@@ -344,23 +354,42 @@ static int fault_case(unsigned long i, char *why)
 }
 
 /*
- * U1: the cable pulled inside ds_probe().  With the device unplugged, the
- * plan is set and the device plugged in: ds_w1_init() resets the chip
- * (ds_reset_device(): CTL_RESET_DEVICE, vendor request 1, then
- * MOD_PULSE_EN, request 2), and the device goes right after request 2.
- * The probe goes on to w1_add_master_device(), whose thread searches a
- * device that is gone; then the USB core disconnects it.  Plugged in
- * again, the four slaves must come back and t1 must answer.
+ * Faults inside ds_probe().  With the device unplugged, the plan is set and
+ * the device plugged in: ds_w1_init() resets the chip (ds_reset_device():
+ * CTL_RESET_DEVICE, vendor request 1, then MOD_PULSE_EN, request 2) and
+ * adds the master, whose thread searches at once.  The four slaves must
+ * come (back) and t1 must answer.
  */
-static int unplug_probe_case(unsigned long i, char *why)
+static const struct probe_row {
+    const char *name;
+    const char *script;
+    const char *fired;
+} probe_rows[] = {
+    /*
+     * The device goes right after request 2; the probe goes on to
+     * w1_add_master_device(), whose search meets a device that is gone,
+     * then the USB core disconnects it; it is plugged in again.
+     */
+    {"U1 unplug inside ds_probe() (vendor:2:unplug): the master goes, and "
+     "comes back with all four when plugged in",
+     "vendor:2:unplug", "unplug=1"},
+    /* ds_reset_device() does not look at what its requests return */
+    {"P1 CTL_RESET_DEVICE STALLed in ds_probe() (vendor:1:stall): the "
+     "master comes up with all four, t1 right",
+     "vendor:1:stall", "stall=1"},
+    {"P2 MOD_PULSE_EN STALLed in ds_probe() (vendor:2:stall): \"Error "
+     "allowing strong pullup\", the master comes up with all four, t1 right",
+     "vendor:2:stall", "stall=1"},
+};
+
+static int probe_case(unsigned long i, char *why)
 {
-    static const char script[] = "vendor:2:unplug";
+    const struct probe_row *row = &probe_rows[i];
     char msg[KT_WHY_LEN], counts[256] = "", rb[160] = "", list[1024] = "";
     enum wf_class rc;
     long long end;
     int tries;
 
-    (void)i;
     if (pbctl_open()) {
         return kt_skip(why, "%s", pbctl_unavailable_reason());
     }
@@ -381,7 +410,7 @@ static int unplug_probe_case(unsigned long i, char *why)
         problem(list, sizeof(list), "the master was still there %d ms after "
                 "the cable was pulled", REBIND_MS);
     }
-    if (pbctl_fault_plan(DS2490_QOM, "", script) ||
+    if (pbctl_fault_plan(DS2490_QOM, "", row->script) ||
         set_attached(true, msg, sizeof(msg))) {
         kt_fail(why, "%.300s", pbctl_last_reply());
         pbctl_fault_plan(DS2490_QOM, "", "");
@@ -393,29 +422,37 @@ static int unplug_probe_case(unsigned long i, char *why)
     while (now_ms() < end &&
            (pbctl_qom_get_str(DS2490_QOM, "fault-counts", counts,
                               sizeof(counts)) ||
-            strcmp(counts, "unplug=1"))) {
+            strcmp(counts, row->fired))) {
         sleep_ms(50);
     }
     if (pbctl_fault_plan(DS2490_QOM, "", "")) {
         return kt_fail(why, "clearing the plan: %.300s", pbctl_last_reply());
     }
-    ktap_print_msg("%s: fault-counts \"%s\"", script, counts);
-    if (strcmp(counts, "unplug=1")) {
+    ktap_print_msg("%s: fault-counts \"%s\"", row->script, counts);
+    if (strcmp(counts, row->fired)) {
         set_attached(true, msg, sizeof(msg));
-        problem(list, sizeof(list), "fault-counts \"%s\", expected "
-                "\"unplug=1\": the unplug never fired in the probe", counts);
-    } else if (replug(msg, sizeof(msg))) {
+        problem(list, sizeof(list), "fault-counts \"%s\", expected \"%s\": "
+                "the fault never fired in the probe", counts, row->fired);
+    } else if (strstr(row->script, "unplug") && replug(msg, sizeof(msg))) {
         set_attached(true, rb, sizeof(rb));
         problem(list, sizeof(list), "%s", msg);
+    } else if (!strstr(row->script, "unplug")) {
+        if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
+            problem(list, sizeof(list), "%d slaves not there %d ms after "
+                    "plugging in", SL_COUNT, REBIND_MS);
+        }
+        /* a new master searches every second: stop it (c_setup()) */
+        write_str(W1_MASTER "/w1_master_search", "0\n");
+        sleep_ms(1200);
     }
     rc = wf_recover(OP_THERM, RECOVER_MS, &tries, msg, sizeof(msg));
-    ktap_print_msg("plugged in again: %s after %d tries: %s",
+    ktap_print_msg("plugged in: %s after %d tries: %s",
                    wf_class_name(rc), tries, msg);
     if (rc != C_RIGHT) {
         wf_print_master_thread();
         wf_rebind(rb, sizeof(rb));
-        problem(list, sizeof(list), "t1 did not answer right once plugged in "
-                "again: %s after %d tries (%s); %s", wf_class_name(rc), tries,
+        problem(list, sizeof(list), "t1 did not answer right once plugged "
+                "in: %s after %d tries (%s); %s", wf_class_name(rc), tries,
                 msg, rb);
     }
     return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
@@ -490,7 +527,8 @@ static int vanished_slave_case(unsigned long i, char *why)
 
 /* ---- the table ------------------------------------------------------------ */
 
-static struct kt_row fault_rows[ARRAY_SIZE(rows) + 2];
+static struct kt_row
+    fault_rows[ARRAY_SIZE(rows) + ARRAY_SIZE(probe_rows) + 1];
 
 void w1nl_faults_init(void)
 {
@@ -501,11 +539,11 @@ void w1nl_faults_init(void)
         fault_rows[i] =
             (struct kt_row){rows[i].name, rows[i].needs, fault_case, i};
     }
+    for (size_t k = 0; k < ARRAY_SIZE(probe_rows); k++, i++) {
+        fault_rows[i] = (struct kt_row){probe_rows[k].name, NEED_THERM,
+                                        probe_case, k};
+    }
     fault_rows[i] = (struct kt_row){
-        "U1 unplug inside ds_probe() (vendor:2:unplug): the master goes, and "
-        "comes back with all four when plugged in",
-        NEED_THERM, unplug_probe_case, 0};
-    fault_rows[i + 1] = (struct kt_row){
         "V1 the slaves off the bus after the search: e1's eeprom read fails "
         "(no presence pulse), never eight 0xff bytes as data; back, right",
         NEED_DS2431, vanished_slave_case, 0};
