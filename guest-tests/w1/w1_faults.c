@@ -163,6 +163,15 @@ static const struct wf_row rows[] = {
      NEED_THERM, OP_THERM, 0, "vendor:1:stall", "stall=1",
      C_RIGHT | C_ERROR},
     /*
+     * A netlink SEARCH's one vendor request, the SEARCH_ACCESS
+     * (ds9490r_search(), ds2490.c:741), STALLed: the search ends without
+     * ids (search_out); the next SEARCH finds all four.
+     */
+    {"F10 fault vendor:1:stall on a netlink SEARCH: no ids, then the next "
+     "SEARCH finds all four",
+     NEED_NETLINK, OP_SEARCH, 0, "vendor:1:stall", "stall=1",
+     C_RIGHT | C_FEWER | C_ERROR},
+    /*
      * Surprise removal (unplug: the device leaves the USB bus right after
      * the transfer of the event named).  The driver's next transfer fails
      * (-EPROTO, -ENODEV, -ESHUTDOWN), the USB core calls ds_disconnect(),
