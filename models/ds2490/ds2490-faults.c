@@ -81,6 +81,11 @@ static const FaultPlanKind ds2490_fault_kinds[DS2490_FAULT_KINDS] = {
         "the device drops off the USB bus after the transfer in progress "
         "(scripted: at the event named; random: at a vendor request)",
     },
+    [DS2490_FAULT_STD_STALL] = {
+        "std-stall", DS2490_EVENT_STD,
+        "a standard request (SET_CONFIGURATION, SET_INTERFACE, "
+        "GET_DESCRIPTOR ...) is STALLed and not executed",
+    },
 };
 
 /* the RR_* bit a result-* kind puts into the command's result */
@@ -101,6 +106,7 @@ static const char *const ds2490_event_names[DS2490_FAULT_EVENTS] = {
     [DS2490_EVENT_RESET] = "reset",
     [DS2490_EVENT_SEARCH] = "search",
     [DS2490_EVENT_BYTE] = "byte",
+    [DS2490_EVENT_STD] = "std",
 };
 
 /* what models/faultplan parses and formats for this device */
@@ -302,6 +308,18 @@ bool ds2490_faults_stall(DS2490Faults *f)
     /* at random: the request in progress completes, then the device goes */
     ds2490_faults_happens(f, DS2490_FAULT_UNPLUG);
     return ds2490_faults_happens(f, DS2490_FAULT_STALL);
+}
+
+bool ds2490_faults_std_stall(DS2490Faults *f)
+{
+    if (!f) {
+        return false;
+    }
+    ds2490_faults_count(f, DS2490_EVENT_STD);
+    if (!ds2490_faults_planned(f)) {
+        return false;
+    }
+    return ds2490_faults_happens(f, DS2490_FAULT_STD_STALL);
 }
 
 bool ds2490_faults_ep2_nak(DS2490Faults *f)

@@ -48,6 +48,7 @@ typedef enum DS2490FaultEvent {
     DS2490_EVENT_RESET,     /* 1-Wire reset pulses, incl. RST and search */
     DS2490_EVENT_SEARCH,    /* search passes that found an id */
     DS2490_EVENT_BYTE,      /* data bytes read from the bus */
+    DS2490_EVENT_STD,       /* standard control requests (USB chapter 9) */
     DS2490_FAULT_EVENTS
 } DS2490FaultEvent;
 
@@ -68,6 +69,7 @@ typedef enum DS2490FaultKind {
     DS2490_FAULT_SEARCH_OTHER,  /* search pass reports a phantom id */
     DS2490_FAULT_BIT_FLIP,      /* byte read from the bus, one bit flipped */
     DS2490_FAULT_UNPLUG,        /* the device drops off the USB bus */
+    DS2490_FAULT_STD_STALL,     /* a standard request STALLed */
     DS2490_FAULT_KINDS
 } DS2490FaultKind;
 
@@ -185,6 +187,9 @@ const struct FaultPlanTable *ds2490_fault_plan_table(void);
 
 /* a vendor request: true = STALL it without executing it */
 bool ds2490_faults_stall(DS2490Faults *f);
+
+/* a standard control request: true = STALL it without executing it */
+bool ds2490_faults_std_stall(DS2490Faults *f);
 
 /* a non-empty EP2 packet: true = NAK it */
 bool ds2490_faults_ep2_nak(DS2490Faults *f);

@@ -343,7 +343,7 @@ static const BadCase bad_cases[] = {
     { true, "ep3:5:ep3-short:1", "\"ep3:5:ep3-short:1\": expected" },
     { true, "ep9:1:stall", "\"ep9:1:stall\": unknown event \"ep9\" "
                            "(events: ep1, ep2, ep3, vendor, comm, reset, "
-                           "search, byte)" },
+                           "search, byte, std)" },
     { true, "ep3:1:foo", "\"ep3:1:foo\": unknown fault kind \"foo\"" },
     { true, "ep3:1:", "\"ep3:1:\": unknown fault kind \"\"" },
     { true, "ep3:1:stall;;ep3:2:stall", "empty entry in" },
@@ -617,6 +617,9 @@ static void test_determinism(void)
     g_test_message("seed 4: %s", counts);
     /* the session meets every kind at its rate, with either seed */
     for (k = 0; k < DS2490_FAULT_KINDS; k++) {
+        if (k == DS2490_FAULT_STD_STALL) {
+            continue;   /* standard requests are the glue's, not a session's */
+        }
         if (a.injected[k] == 0 || c.injected[k] == 0) {
             g_error("%s: injected %u (seed 1), %u (seed 4)",
                     ds2490_fault_name(k), a.injected[k], c.injected[k]);
@@ -1314,6 +1317,28 @@ static void test_unplug(void)
     rig_free(r);
 }
 
+/* std-stall: the glue asks before it handles a standard request */
+static void test_std_stall(void)
+{
+    Rig *r = rig_new(0, true);
+    char text[DS2490_FAULTS_TEXT_MAX];
+
+    rig_plan(r, "", "std:2:std-stall");
+    g_assert_false(ds2490_faults_std_stall(&r->f));
+    g_assert_true(ds2490_faults_std_stall(&r->f));
+    g_assert_false(ds2490_faults_std_stall(&r->f));
+    g_assert_cmpstr(r->notes->str, ==, "std-stall@std#2;");
+    ds2490_faults_format_events(&r->f, text, sizeof(text));
+    g_assert_cmpstr(text, ==, "std=3");
+    /* counted with an empty plan too, never STALLed; no plan: no count */
+    rig_plan(r, "", "");
+    g_assert_false(ds2490_faults_std_stall(&r->f));
+    ds2490_faults_format_events(&r->f, text, sizeof(text));
+    g_assert_cmpstr(text, ==, "std=1");
+    g_assert_false(ds2490_faults_std_stall(NULL));
+    rig_free(r);
+}
+
 static void test_valid(void)
 {
     DS2490Faults f;
@@ -1397,6 +1422,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ds2490-faults/kind/bit-flip", test_bit_flip);
     g_test_add_func("/ds2490-faults/kind/search-other", test_search_other);
     g_test_add_func("/ds2490-faults/kind/unplug", test_unplug);
+    g_test_add_func("/ds2490-faults/kind/std-stall", test_std_stall);
     for (i = 0; i < G_N_ELEMENTS(exact_cases); i++) {
         g_autofree char *name = g_strdup_printf("/ds2490-faults/script/"
                                                 "exact/%s",

@@ -260,6 +260,12 @@ static void usb_ds2490_handle_control(USBDevice *dev, USBPacket *p,
     USBDS2490State *s = USB_DS2490(dev);
     int ret;
 
+    /* a standard request the fault plan refuses: not executed */
+    if (!(request & (USB_TYPE_MASK << 8)) &&
+        ds2490_faults_std_stall(&s->faults)) {
+        p->status = USB_RET_STALL;
+        return;
+    }
     ret = usb_desc_handle_control(dev, p, request, value, index, length, data);
     if (ret >= 0) {
         return;
