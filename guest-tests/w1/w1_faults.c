@@ -26,6 +26,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pbctl.h"
@@ -232,6 +233,45 @@ static int set_attached(bool on, char *msg, size_t ml)
     return 0;
 }
 
+/* Pulled: the cable out and the master gone; 0, or -1 with msg. */
+static int pull_cable(char *msg, size_t ml)
+{
+    long long end = now_ms() + REBIND_MS;
+
+    if (set_attached(false, msg, ml)) {
+        return -1;
+    }
+    while (path_exists(W1_MASTER) && now_ms() < end) {
+        sleep_ms(50);
+    }
+    if (path_exists(W1_MASTER)) {
+        snprintf(msg, ml, "the master was still there %d ms after the cable "
+                 "was pulled", REBIND_MS);
+        return -1;
+    }
+    return 0;
+}
+
+/* Plugged in with the plan pl: the four slaves back, the search stopped. */
+static int plug_in(const char *pl, char *msg, size_t ml)
+{
+    if (pbctl_fault_plan(DS2490_QOM, "", pl)) {
+        snprintf(msg, ml, "%.300s", pbctl_last_reply());
+        return -1;
+    }
+    if (set_attached(true, msg, ml)) {
+        return -1;
+    }
+    if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
+        snprintf(msg, ml, "%d slaves not there %d ms after plugging in",
+                 SL_COUNT, REBIND_MS);
+        return -1;
+    }
+    write_str(W1_MASTER "/w1_master_search", "0\n");
+    sleep_ms(1200);
+    return 0;
+}
+
 /*
  * After an unplug: the master gone (ds_disconnect() done), the device
  * plugged in again, the four slaves back, the search stopped.  0, or -1
@@ -239,7 +279,6 @@ static int set_attached(bool on, char *msg, size_t ml)
  */
 static int replug(char *msg, size_t ml)
 {
-    long long end = now_ms() + REBIND_MS;
     char v[16];
 
     if (pbctl_qom_get(DS2490_QOM, "attached", v, sizeof(v)) ||
@@ -247,25 +286,9 @@ static int replug(char *msg, size_t ml)
         snprintf(msg, ml, "the device is still attached (%.40s)", v);
         return -1;
     }
-    while (path_exists(W1_MASTER) && now_ms() < end) {
-        sleep_ms(50);
-    }
-    if (path_exists(W1_MASTER)) {
-        snprintf(msg, ml, "the master was still there %d ms after the unplug",
-                 REBIND_MS);
+    if (pull_cable(msg, ml) || plug_in("", msg, ml)) {
         return -1;
     }
-    if (set_attached(true, msg, ml)) {
-        return -1;
-    }
-    if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
-        snprintf(msg, ml, "%d slaves not back %d ms after plugging in",
-                 SL_COUNT, REBIND_MS);
-        return -1;
-    }
-    /* a new master searches every second: stop it again (c_setup()) */
-    write_str(W1_MASTER "/w1_master_search", "0\n");
-    sleep_ms(1200);
     snprintf(msg, ml, "unplugged, the master gone, plugged in again");
     return 0;
 }
@@ -408,16 +431,8 @@ static int probe_case(unsigned long i, char *why)
     if (wf_take_reference(OP_THERM, why)) {
         return KTAP_FAIL;
     }
-    if (set_attached(false, msg, sizeof(msg))) {
-        return kt_fail(why, "%s", msg);
-    }
-    end = now_ms() + REBIND_MS;
-    while (path_exists(W1_MASTER) && now_ms() < end) {
-        sleep_ms(50);
-    }
-    if (path_exists(W1_MASTER)) {
-        problem(list, sizeof(list), "the master was still there %d ms after "
-                "the cable was pulled", REBIND_MS);
+    if (pull_cable(msg, sizeof(msg))) {
+        problem(list, sizeof(list), "%s", msg);
     }
     if (pbctl_fault_plan(DS2490_QOM, "", row->script) ||
         set_attached(true, msg, sizeof(msg))) {
@@ -445,14 +460,9 @@ static int probe_case(unsigned long i, char *why)
     } else if (strstr(row->script, "unplug") && replug(msg, sizeof(msg))) {
         set_attached(true, rb, sizeof(rb));
         problem(list, sizeof(list), "%s", msg);
-    } else if (!strstr(row->script, "unplug")) {
-        if (!wait_for_discovery(SL_COUNT, REBIND_MS)) {
-            problem(list, sizeof(list), "%d slaves not there %d ms after "
-                    "plugging in", SL_COUNT, REBIND_MS);
-        }
-        /* a new master searches every second: stop it (c_setup()) */
-        write_str(W1_MASTER "/w1_master_search", "0\n");
-        sleep_ms(1200);
+    } else if (!strstr(row->script, "unplug") &&
+               plug_in("", msg, sizeof(msg))) {
+        problem(list, sizeof(list), "%s", msg);
     }
     rc = wf_recover(OP_THERM, RECOVER_MS, &tries, msg, sizeof(msg));
     ktap_print_msg("plugged in: %s after %d tries: %s",
@@ -463,6 +473,106 @@ static int probe_case(unsigned long i, char *why)
         problem(list, sizeof(list), "t1 did not answer right once plugged "
                 "in: %s after %d tries (%s); %s", wf_class_name(rc), tries,
                 msg, rb);
+    }
+    return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
+}
+
+/*
+ * ds_probe()'s standard requests STALLed (std-stall): usb_reset_configuration()
+ * (SET_CONFIGURATION) and usb_set_interface() (SET_INTERFACE, alternate 3)
+ * are the last standard requests of a plug-in, before the probe's vendor
+ * requests.  Their numbers depend on the kernel's enumeration, so the case
+ * counts a clean plug-in first (fault-events "std=K"): SET_INTERFACE is
+ * K, SET_CONFIGURATION K - 1.  The probe must fail with its message, no
+ * master must appear, and plugged in again without the plan the bus works.
+ */
+static const struct std_row {
+    const char *name;
+    int back;            /* requests before the last standard one */
+    const char *message; /* ds_probe()'s dev_err() */
+} std_rows[] = {
+    {"P3 SET_INTERFACE STALLed in ds_probe() (std-stall): the probe fails "
+     "with its message, no master; plugged in again, all four and t1 right",
+     0, "Failed to set alternative setting 3 for 0 interface: err=-32"},
+    {"P4 SET_CONFIGURATION STALLed in ds_probe() (std-stall): the probe "
+     "fails with its message, no master; plugged in again, all four, t1 right",
+     1, "Failed to reset configuration: err=-32"},
+};
+
+static int std_probe_case(unsigned long i, char *why)
+{
+    const struct std_row *row = &std_rows[i];
+    char msg[KT_WHY_LEN], ev[256] = "", counts[256] = "", pl[64];
+    char marker[96], tmp[160], list[1024] = "";
+    const char *p;
+    long long end;
+    enum wf_class rc;
+    int tries, k;
+
+    if (pbctl_open()) {
+        return kt_skip(why, "%s", pbctl_unavailable_reason());
+    }
+    if (!wf_ready()) {
+        return kt_fail(why, "no shared page for the child's result");
+    }
+    /* a clean plug-in, counted */
+    if (pull_cable(msg, sizeof(msg)) || plug_in("", msg, sizeof(msg)) ||
+        pbctl_qom_get_str(DS2490_QOM, "fault-events", ev, sizeof(ev))) {
+        set_attached(true, tmp, sizeof(tmp));
+        return kt_fail(why, "counting a clean plug-in: %.300s", msg);
+    }
+    p = strstr(ev, "std=");
+    k = p ? atoi(p + 4) - row->back : 0;
+    if (k < 1) {
+        return kt_fail(why, "fault-events \"%s\" counts no standard request",
+                       ev);
+    }
+    snprintf(pl, sizeof(pl), "std:%d:std-stall", k);
+    if (pull_cable(msg, sizeof(msg))) {
+        set_attached(true, tmp, sizeof(tmp));
+        return kt_fail(why, "%.300s", msg);
+    }
+    kmsg_mark(marker, sizeof(marker), "w1_faults std-stall");
+    if (pbctl_fault_plan(DS2490_QOM, "", pl) ||
+        set_attached(true, msg, sizeof(msg))) {
+        pbctl_fault_plan(DS2490_QOM, "", "");
+        set_attached(true, msg, sizeof(msg));
+        return kt_fail(why, "%.300s", pbctl_last_reply());
+    }
+    end = now_ms() + REBIND_MS;
+    while (now_ms() < end &&
+           (pbctl_qom_get_str(DS2490_QOM, "fault-counts", counts,
+                              sizeof(counts)) ||
+            strcmp(counts, "std-stall=1") ||
+            klog_has_after(marker, row->message) != 1)) {
+        sleep_ms(50);
+    }
+    /* the probe's end, and a master that must not come */
+    sleep_ms(1000);
+    ktap_print_msg("%s (fault-events \"%s\" for a clean plug-in): "
+                   "fault-counts \"%s\"", pl, ev, counts);
+    if (strcmp(counts, "std-stall=1")) {
+        problem(list, sizeof(list), "fault-counts \"%s\", expected "
+                "\"std-stall=1\"", counts);
+    } else if (klog_has_after(marker, row->message) != 1) {
+        problem(list, sizeof(list), "no \"%s\" in the kernel log: the STALL "
+                "was not the request the case means", row->message);
+    }
+    if (path_exists(W1_MASTER)) {
+        problem(list, sizeof(list), "a master came up although the probe "
+                "failed");
+    }
+    if (pull_cable(msg, sizeof(msg)) || plug_in("", msg, sizeof(msg))) {
+        set_attached(true, tmp, sizeof(tmp));
+        problem(list, sizeof(list), "plugged in again: %s", msg);
+    }
+    pbctl_fault_plan(DS2490_QOM, "", "");
+    rc = wf_recover(OP_THERM, RECOVER_MS, &tries, msg, sizeof(msg));
+    ktap_print_msg("plugged in again: %s after %d tries: %s",
+                   wf_class_name(rc), tries, msg);
+    if (rc != C_RIGHT) {
+        problem(list, sizeof(list), "t1 after plugging in again: %s after %d "
+                "tries (%.100s)", wf_class_name(rc), tries, msg);
     }
     return list[0] ? kt_fail(why, "%.390s", list) : KTAP_PASS;
 }
@@ -536,8 +646,8 @@ static int vanished_slave_case(unsigned long i, char *why)
 
 /* ---- the table ------------------------------------------------------------ */
 
-static struct kt_row
-    fault_rows[ARRAY_SIZE(rows) + ARRAY_SIZE(probe_rows) + 1];
+static struct kt_row fault_rows[ARRAY_SIZE(rows) + ARRAY_SIZE(probe_rows) +
+                                ARRAY_SIZE(std_rows) + 1];
 
 void w1nl_faults_init(void)
 {
@@ -551,6 +661,10 @@ void w1nl_faults_init(void)
     for (size_t k = 0; k < ARRAY_SIZE(probe_rows); k++, i++) {
         fault_rows[i] = (struct kt_row){probe_rows[k].name, NEED_THERM,
                                         probe_case, k};
+    }
+    for (size_t k = 0; k < ARRAY_SIZE(std_rows); k++, i++) {
+        fault_rows[i] = (struct kt_row){std_rows[k].name, NEED_THERM,
+                                        std_probe_case, k};
     }
     fault_rows[i] = (struct kt_row){
         "V1 the slaves off the bus after the search: e1's eeprom read fails "
