@@ -4,8 +4,8 @@
  * kernel, QEMU and initramfs and calls it; docs/hostile-hardware.md
  * "Campaigns").
  *
- *   patchbay-faults --device ds2490|agpu --runner PATH --patchbay PATH
- *                   --results DIR [--seeds N]
+ *   patchbay-faults --device ds2490|agpu --runner PATH --results DIR
+ *                   [--seeds N]
  *                   [--first-seed S] [--per-vm N] [--no-reproduce]
  *                   [--repro-on-cmdline]
  *                   -- RUNNER_ARGS...
@@ -20,7 +20,8 @@
  * with --repro-on-cmdline, with the plan on QEMU's command line from
  * boot), and the recording replayed.  Progress
  * goes to stderr, the table to stdout, the rest into DIR: vm-NNN/ (each
- * VM's result folder), repro-seed-S/ and repro-seed-S-replay/, and
+ * VM's result folder), repro-seed-S/ and repro-seed-S-replay/ (replayed
+ * by patchbay-run --replay with the campaign's QEMU), and
  * findings.json (faultcamp.h).
  *
  * Exit codes: 0 no finding; 1 findings; 2 bad usage or trouble (a VM that
@@ -58,7 +59,7 @@ static const FcDeviceInfo devices[] = {
 
 typedef struct {
     const FcDeviceInfo *dev;
-    const char *runner, *patchbay, *results;
+    const char *runner, *results;
     char **run_args;
     guint per_vm;
     gboolean repro_cmdline;
@@ -190,6 +191,17 @@ static FcVm *run_vm(Campaign *c, guint64 seed, guint count, GError **error)
     return fc_vm_load(seed, dir, error);
 }
 
+/* The campaign's --qemu=PATH (the shell's), for a replay. */
+static const char *campaign_qemu(const Campaign *c)
+{
+    for (guint i = 0; c->run_args[i]; i++) {
+        if (g_str_has_prefix(c->run_args[i], "--qemu=")) {
+            return c->run_args[i];
+        }
+    }
+    return "--qemu=qemu-system-aarch64";
+}
+
 static gboolean group_found_in(const FcGroup *g, const FcVm *vm)
 {
     for (guint i = 0; i < vm->findings->len; i++) {
@@ -279,7 +291,14 @@ static void reproduce(Campaign *c, FcGroup *g)
     }
     replay = g_strdup_printf("%s-replay", dir);
     {
-        const char *argv[] = {c->patchbay, "replay", dir, "--results", replay,
+        /*
+         * The runner itself with the campaign's QEMU, which recorded: a
+         * replay refuses another, and scripts/patchbay replay would take
+         * the QEMU the tree builds now.
+         */
+        g_autofree char *a_replay = g_strdup_printf("--replay=%s", g->recording);
+        g_autofree char *a_out = g_strdup_printf("--results=%s", replay);
+        const char *argv[] = {c->runner, campaign_qemu(c), a_replay, a_out,
                               NULL};
         g_autoptr(GSubprocess) p = g_subprocess_newv(
             argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
@@ -297,7 +316,7 @@ static void reproduce(Campaign *c, FcGroup *g)
 int main(int argc, char **argv)
 {
     g_autofree char *device = NULL, *runner = NULL;
-    g_autofree char *patchbay = NULL, *results = NULL, *json = NULL;
+    g_autofree char *results = NULL, *json = NULL;
     g_autofree char *table = NULL;
     gint64 first = 1, seeds = 100, per_vm = 500;
     gboolean no_reproduce = FALSE, repro_cmdline = FALSE;
@@ -321,8 +340,6 @@ int main(int argc, char **argv)
          "through the control channel as in the campaign",
          NULL},
         {"runner", 0, 0, G_OPTION_ARG_FILENAME, &runner, "patchbay-run", "PATH"},
-        {"patchbay", 0, 0, G_OPTION_ARG_FILENAME, &patchbay,
-         "scripts/patchbay, for replay", "PATH"},
         {"results", 0, 0, G_OPTION_ARG_FILENAME, &results,
          "the campaign's folder", "DIR"},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL},
@@ -347,12 +364,11 @@ int main(int argc, char **argv)
                    "at least 1\n");
         return EXIT_TROUBLE;
     }
-    if (!runner || !patchbay || !results) {
-        g_printerr("patchbay-faults: --runner, --patchbay and --results are required\n");
+    if (!runner || !results) {
+        g_printerr("patchbay-faults: --runner and --results are required\n");
         return EXIT_TROUBLE;
     }
     c.runner = runner;
-    c.patchbay = patchbay;
     c.results = results;
     c.run_args = rest ? rest : (char *[]){NULL};
     c.per_vm = (guint)per_vm;

@@ -323,11 +323,11 @@ static void test_usage_errors(void)
     struct {
         const char *args, *message;
     } cases[] = {
-        {"--device floppy --runner r --patchbay p --results d",
+        {"--device floppy --runner r --results d",
          "the devices are ds2490 and agpu"},
-        {"--device agpu --runner r --patchbay p --results d --seeds 0",
+        {"--device agpu --runner r --results d --seeds 0",
          "at least 1"},
-        {"--device agpu --runner r", "are required"},
+        {"--device agpu --seeds 5", "are required"},
     };
 
     for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
