@@ -173,6 +173,18 @@ static const struct wf_row rows[] = {
      NEED_NETLINK, OP_SEARCH, 0, "vendor:1:stall", "stall=1",
      C_RIGHT | C_FEWER | C_ERROR},
     /*
+     * An eeprom read of e1: w1_f2d_readblock() selects it (ds_reset(),
+     * vendor request 1; the MATCH ROM block, ds_write_block(): its 9
+     * bytes to EP2, then the BLOCK_IO COMM, request 2).  Request 2
+     * STALLed: the 9 bytes stay in the chip's EP2 FIFO, and the next
+     * BLOCK_IO takes them for its own, unless the driver drops them.
+     * Right after a retry or an error, and right once the plan is cleared.
+     */
+    {"F11 fault vendor:2:stall, the select's BLOCK_IO STALLed in an eeprom "
+     "read of e1: right or an error, and right once the plan is cleared",
+     NEED_DS2431, OP_EEPROM, 0, "vendor:2:stall", "stall=1",
+     C_RIGHT | C_ERROR},
+    /*
      * Surprise removal (unplug: the device leaves the USB bus right after
      * the transfer of the event named).  The driver's next transfer fails
      * (-EPROTO, -ENODEV, -ESHUTDOWN), the USB core calls ds_disconnect(),
